@@ -1,0 +1,126 @@
+//! Diagnostics: what is wrong, how badly, and where (a field path, and a file line/column when known).
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::Serialize;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+    Info,
+}
+
+/// A place in an input file. Lines and columns count from 1.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Location {
+    pub file: String,
+    pub line: usize,
+    pub column: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    /// Stable identifier of the rule, e.g. `cluster-in-no-stage`; tests and CI filters key on it.
+    pub code: &'static str,
+    /// The message; where the real system has one, its exact text.
+    pub message: String,
+    /// Field path in the scenario (`strategy.stages[1].maxConcurrency`), when the problem has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// Where the path (or its nearest parent) was written, when the scenario came from text.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub location: Option<Location>,
+}
+
+impl Diagnostic {
+    pub fn error(code: &'static str, message: impl Into<String>) -> Self {
+        Diagnostic { severity: Severity::Error, code, message: message.into(), path: None, location: None }
+    }
+    pub fn warning(code: &'static str, message: impl Into<String>) -> Self {
+        Diagnostic { severity: Severity::Warning, code, message: message.into(), path: None, location: None }
+    }
+    pub fn info(code: &'static str, message: impl Into<String>) -> Self {
+        Diagnostic { severity: Severity::Info, code, message: message.into(), path: None, location: None }
+    }
+    pub fn at(mut self, path: impl Into<String>) -> Self {
+        self.path = Some(path.into());
+        self
+    }
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sev = match self.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+        };
+        if let Some(loc) = &self.location {
+            write!(f, "{}:{}:{}: ", loc.file, loc.line, loc.column)?;
+        }
+        write!(f, "{sev}[{}]: {}", self.code, self.message)?;
+        if let Some(path) = &self.path {
+            write!(f, " (at {path})")?;
+        }
+        Ok(())
+    }
+}
+
+/// Remembers where each scenario field path came from, so diagnostics raised later (by validation,
+/// on the decoded model) can point back at a line and column, even through manifest import.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SourceMap {
+    entries: BTreeMap<String, Location>,
+}
+
+impl SourceMap {
+    pub fn insert(&mut self, path: impl Into<String>, loc: Location) {
+        self.entries.entry(path.into()).or_insert(loc);
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The location of `path`, or of its nearest recorded parent (`a.b[2].c` → `a.b[2]` → `a.b` → `a`).
+    pub fn locate(&self, path: &str) -> Option<&Location> {
+        let mut p = path;
+        loop {
+            if let Some(loc) = self.entries.get(p) {
+                return Some(loc);
+            }
+            let cut = p.rfind(['.', '['])?;
+            p = &p[..cut];
+        }
+    }
+
+    /// Fills in `location` of every diagnostic that has a path and no location yet.
+    pub fn attach(&self, diagnostics: &mut [Diagnostic]) {
+        for d in diagnostics.iter_mut().filter(|d| d.location.is_none()) {
+            if let Some(path) = &d.path {
+                d.location = self.locate(path).cloned();
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn locate_falls_back_to_the_nearest_parent() {
+        let mut map = SourceMap::default();
+        let loc = Location { file: "s.yaml".into(), line: 7, column: 5 };
+        map.insert("strategy.stages[1]", loc.clone());
+        assert_eq!(map.locate("strategy.stages[1].afterStageTasks[0].waitTime"), Some(&loc));
+        assert_eq!(map.locate("strategy.stages[2]"), None);
+    }
+}

@@ -1,0 +1,137 @@
+//! The fleet: explicit clusters plus generated ones, expanded into one checked list.
+
+use std::collections::{BTreeMap, HashMap};
+
+use crate::diag::Diagnostic;
+use crate::model::{Cluster, ClusterGenerator, FleetCluster, Scenario, SpreadMode};
+
+/// Generated fleets above this size are refused: a typo such as `count: 10000000` must not freeze a browser tab.
+pub const MAX_CLUSTERS: u64 = 1_000_000;
+
+impl Scenario {
+    /// Every cluster of the scenario, explicit ones first, each with the path that declared it.
+    /// Duplicate names are reported and only the first declaration is kept.
+    pub fn fleet(&self) -> (Vec<FleetCluster>, Vec<Diagnostic>) {
+        let mut diags = Vec::new();
+        let mut out: Vec<FleetCluster> = Vec::with_capacity(self.clusters.len());
+        let mut seen: HashMap<String, String> = HashMap::new();
+        let mut push = |fc: FleetCluster, diags: &mut Vec<Diagnostic>| {
+            if let Some(first) = seen.get(&fc.cluster.name) {
+                diags.push(
+                    Diagnostic::error(
+                        "duplicate-cluster",
+                        format!("cluster `{}` is declared twice (first at {first}); member cluster names are unique", fc.cluster.name),
+                    )
+                    .at(fc.path.clone()),
+                );
+                return;
+            }
+            seen.insert(fc.cluster.name.clone(), fc.path.clone());
+            out.push(fc);
+        };
+        for (i, c) in self.clusters.iter().enumerate() {
+            let path = format!("clusters[{i}]");
+            if c.name.is_empty() {
+                diags.push(Diagnostic::error("cluster-name-missing", "cluster has no name").at(format!("{path}.name")));
+                continue;
+            }
+            push(FleetCluster { cluster: c.clone(), path }, &mut diags);
+        }
+        let mut total: u64 = self.clusters.len() as u64;
+        for (g, gen) in self.generate.iter().enumerate() {
+            let path = format!("generate[{g}]");
+            total += u64::from(gen.count);
+            if total > MAX_CLUSTERS {
+                diags.push(
+                    Diagnostic::error("fleet-too-large", format!("the fleet would have more than {MAX_CLUSTERS} clusters; generator skipped"))
+                        .at(format!("{path}.count")),
+                );
+                continue;
+            }
+            if !gen.name.contains("{i") {
+                diags.push(
+                    Diagnostic::error(
+                        "generator-name-pattern",
+                        format!("name pattern `{}` has no `{{i}}` placeholder, so every generated cluster would get the same name", gen.name),
+                    )
+                    .at(format!("{path}.name")),
+                );
+                continue;
+            }
+            for k in 0..gen.count {
+                let cluster = generate_one(gen, k);
+                push(FleetCluster { cluster, path: path.clone() }, &mut diags);
+            }
+        }
+        (out, diags)
+    }
+}
+
+/// The `k`-th (0-based) cluster of a generator.
+pub fn generate_one(gen: &ClusterGenerator, k: u32) -> Cluster {
+    let i = u64::from(gen.first) + u64::from(k);
+    let mut labels = BTreeMap::new();
+    for (key, spread) in &gen.labels {
+        let n = spread.values.len() as u64;
+        let value = match spread.mode {
+            SpreadMode::Index => i.to_string(),
+            _ if n == 0 => String::new(),
+            SpreadMode::Cycle => spread.values[(u64::from(k) % n) as usize].clone(),
+            SpreadMode::Blocks => {
+                // Nearly equal contiguous blocks: the first `count % n` blocks get one extra cluster.
+                let count = u64::from(gen.count.max(1));
+                let idx = (u64::from(k) * n / count).min(n - 1);
+                spread.values[idx as usize].clone()
+            }
+        };
+        labels.insert(key.clone(), value);
+    }
+    Cluster { name: format_name(&gen.name, i), labels, ..Default::default() }
+}
+
+/// Replaces `{i}` and `{i:0W}` (zero-padded to W digits) in a name pattern.
+pub fn format_name(pattern: &str, i: u64) -> String {
+    let mut out = String::with_capacity(pattern.len() + 8);
+    let mut rest = pattern;
+    while let Some(open) = rest.find("{i") {
+        out.push_str(&rest[..open]);
+        let after = &rest[open..];
+        let Some(close) = after.find('}') else {
+            out.push_str(after);
+            return out;
+        };
+        let spec = &after[2..close];
+        match spec.strip_prefix(':').map(|w| w.trim_start_matches('0').parse::<usize>()) {
+            None if spec.is_empty() => out.push_str(&i.to_string()),
+            Some(Ok(width)) => out.push_str(&format!("{i:0width$}")),
+            _ => out.push_str(&after[..=close]),
+        }
+        rest = &after[close + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::LabelSpread;
+
+    #[test]
+    fn names_are_padded_as_asked() {
+        assert_eq!(format_name("prod-{i:03}", 7), "prod-007");
+        assert_eq!(format_name("c{i}-x", 12), "c12-x");
+    }
+
+    #[test]
+    fn spreads_cycle_or_block() {
+        let mut gen = ClusterGenerator { count: 6, name: "c{i}".into(), first: 1, labels: BTreeMap::new() };
+        gen.labels.insert("r".into(), LabelSpread { values: vec!["a".into(), "b".into(), "c".into()], mode: SpreadMode::Cycle });
+        gen.labels.insert("z".into(), LabelSpread { values: vec!["x".into(), "y".into()], mode: SpreadMode::Blocks });
+        let r: Vec<String> = (0..6).map(|k| generate_one(&gen, k).labels["r"].clone()).collect();
+        let z: Vec<String> = (0..6).map(|k| generate_one(&gen, k).labels["z"].clone()).collect();
+        assert_eq!(r, ["a", "b", "c", "a", "b", "c"]);
+        assert_eq!(z, ["x", "x", "x", "y", "y", "y"]);
+        assert_eq!(generate_one(&gen, 0).name, "c1");
+    }
+}

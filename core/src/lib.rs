@@ -1,0 +1,41 @@
+//! fleetplan: projects staged multi-cluster Kubernetes rollouts onto a timeline before they run.
+//!
+//! The crate is sans-IO and deterministic: text and a start time go in, a [`Plan`] comes out, the same
+//! bytes natively and in wasm32. Front ends ([`load`] their input, [`plan`] it, render the result) never
+//! compute schedules themselves.
+
+pub mod diag;
+pub mod engine;
+pub mod examples;
+pub mod fleet;
+pub mod input;
+pub mod manifests;
+pub mod model;
+pub mod plan;
+pub mod selector;
+pub mod source;
+pub mod staged;
+pub mod time;
+pub mod yaml_out;
+
+pub use diag::{Diagnostic, Location, Severity};
+pub use input::{load, Loaded, Source};
+pub use model::Scenario;
+pub use plan::Plan;
+
+/// Projects the rollout a scenario describes. Never panics on any scenario: problems become
+/// diagnostics, and whatever can still be computed is.
+pub fn plan(scenario: &Scenario) -> Plan {
+    let mut plan = match &scenario.strategy {
+        model::Strategy::KubefleetStaged(run) => staged::plan(scenario, run),
+    };
+    scenario.origin.attach(&mut plan.diagnostics);
+    plan
+}
+
+/// Every diagnostic of a scenario (validation and simulation warnings), errors first.
+pub fn check(scenario: &Scenario) -> Vec<Diagnostic> {
+    let mut diagnostics = plan(scenario).diagnostics;
+    diagnostics.sort_by_key(|d| d.severity);
+    diagnostics
+}

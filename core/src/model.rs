@@ -1,0 +1,382 @@
+//! The scenario: a fleet, a rollout strategy and the assumptions the simulation needs.
+//!
+//! Fields keep the user's raw text where the real system validates it (stage names, task types, wait
+//! times, maxConcurrency), so validation can report the real error on the real value instead of the
+//! decoder rejecting it early with a message the real system would never print.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::diag::SourceMap;
+use crate::time::{Duration, Time};
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Scenario {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    pub start: Time,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub clusters: Vec<Cluster>,
+    /// Large fleets described by rule instead of listed; expanded by [`Scenario::fleet`].
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub generate: Vec<ClusterGenerator>,
+    pub strategy: Strategy,
+    pub assumptions: Assumptions,
+    /// Where each field path was written, for line/column in diagnostics. Not part of the format.
+    #[serde(skip)]
+    pub origin: SourceMap,
+}
+
+/// A member cluster. Fields beyond name and labels are carried for the GKE and rolling-update kinds.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Cluster {
+    pub name: String,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub labels: BTreeMap<String, String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fleet: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<ClusterVersion>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub release_channel: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub maintenance: Option<MaintenancePolicy>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClusterVersion {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub control_plane: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub node: Option<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MaintenancePolicy {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub window: Option<MaintenanceWindow>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub exclusions: Vec<MaintenanceExclusion>,
+}
+
+/// Kept as written (`HH:MM`, RRULE text); the GKE kind interprets them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum MaintenanceWindow {
+    Daily { start: String },
+    Recurring { start: String, end: String, recurrence: String },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MaintenanceExclusion {
+    pub name: String,
+    pub start: String,
+    pub end: String,
+    pub scope: String,
+}
+
+/// `count` clusters named by `name` (`prod-{i}`, `prod-{i:03}`), numbered from `first`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClusterGenerator {
+    pub count: u32,
+    pub name: String,
+    pub first: u32,
+    /// Label key → values. One value: every cluster gets it. Several: spread over the clusters.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub labels: BTreeMap<String, LabelSpread>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LabelSpread {
+    pub values: Vec<String>,
+    pub mode: SpreadMode,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum SpreadMode {
+    /// value[i mod n]: neighbours differ (`a b c a b c`).
+    #[default]
+    Cycle,
+    /// Contiguous blocks of nearly equal size (`a a b b c c`).
+    Blocks,
+    /// `{i}` itself (or `{i}` plus an offset): a per-cluster integer, e.g. for sortingLabelKey.
+    Index,
+}
+
+/// Where a cluster of [`Scenario::fleet`] was declared, to point diagnostics at it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FleetCluster {
+    pub cluster: Cluster,
+    pub path: String,
+}
+
+/// The rollout strategy; one variant per kind of real system.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind")]
+pub enum Strategy {
+    #[serde(rename = "kubefleet-staged")]
+    KubefleetStaged(StagedRun),
+}
+
+impl Strategy {
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Strategy::KubefleetStaged(_) => "kubefleet-staged",
+        }
+    }
+}
+
+/// A ClusterStagedUpdateStrategy spec together with the run that executes it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StagedRun {
+    /// Name of the strategy object (errors quote it as a namespaced name).
+    pub name: String,
+    /// Namespace for the namespaced StagedUpdateStrategy/StagedUpdateRun; `None` = cluster-scoped.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub namespace: Option<String>,
+    pub stages: Vec<StageConfig>,
+    pub run: RunSpec,
+    pub placement: Placement,
+    /// Clusters whose resources this run removes (unscheduled bindings): the delete stage.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub delete_clusters: Vec<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StageConfig {
+    pub name: String,
+    /// `None` (absent) selects no cluster; `Some(empty)` selects all of them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub label_selector: Option<LabelSelector>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sorting_label_key: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_concurrency: Option<IntOrString>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub before_stage_tasks: Vec<StageTask>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub after_stage_tasks: Vec<StageTask>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StageTask {
+    /// `Approval` or `TimedWait` when valid; kept raw so validation can quote a wrong one.
+    #[serde(rename = "type")]
+    pub kind: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wait_time: Option<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LabelSelector {
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub match_labels: BTreeMap<String, String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub match_expressions: Vec<LabelSelectorRequirement>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LabelSelectorRequirement {
+    pub key: String,
+    /// `In`, `NotIn`, `Exists`, `DoesNotExist` when valid; kept raw for the real error text.
+    pub operator: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum IntOrString {
+    Int(i64),
+    Str(String),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunSpec {
+    pub name: String,
+    /// `Initialize`, `Run` or `Stop`, as written.
+    pub state: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resource_snapshot_index: Option<String>,
+}
+
+impl Default for RunSpec {
+    fn default() -> Self {
+        RunSpec { name: "example-run".into(), state: "Run".into(), resource_snapshot_index: None }
+    }
+}
+
+/// The ClusterResourcePlacement the run rolls out: which clusters are scheduled.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Placement {
+    pub name: String,
+    /// `PickAll` (default), `PickN`, `PickFixed`, as written.
+    pub placement_type: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cluster_names: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub number_of_clusters: Option<i64>,
+    /// Required cluster affinity, as a label selector over member cluster labels.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub affinity: Option<LabelSelector>,
+    /// `External` for staged runs; `RollingUpdate` is the CRP default and makes a staged run fail.
+    pub strategy_type: String,
+}
+
+impl Default for Placement {
+    fn default() -> Self {
+        Placement {
+            name: "example-placement".into(),
+            placement_type: "PickAll".into(),
+            cluster_names: Vec::new(),
+            number_of_clusters: None,
+            affinity: None,
+            strategy_type: "External".into(),
+        }
+    }
+}
+
+/// What the simulation cannot know from the objects: durations, approvers, failures, stops.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Assumptions {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub update_duration: Option<Duration>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub duration_overrides: Vec<DurationOverride>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub jitter: Option<Jitter>,
+    /// How long removing resources from a to-be-deleted cluster takes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub delete_duration: Option<Duration>,
+    pub approvals: ApprovalModel,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub failures: Vec<FailureSpec>,
+    /// Periods during which the run is set to `Stop` and then back to `Run`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub stops: Vec<StopSpec>,
+}
+
+/// Overrides the update duration for one cluster (`cluster`) or every cluster a selector matches.
+/// A cluster-name override beats a selector override; among selectors the first match wins.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DurationOverride {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cluster: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub selector: Option<LabelSelector>,
+    pub duration: Duration,
+}
+
+/// Deterministic spread of update durations: each cluster's duration is scaled by a factor in
+/// `[1 - spread, 1 + spread]` drawn from `seed` and the cluster's name.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Jitter {
+    pub seed: u64,
+    pub spread: f64,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ApprovalModel {
+    /// Time from an approval request's creation to its approval (counted in business hours when
+    /// those are set). Default: see [`crate::staged::defaults`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub delay: Option<Duration>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub business_hours: Option<BusinessHours>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub overrides: Vec<ApprovalOverride>,
+}
+
+/// Approvers work `start`..`end` local time on `days`, local time being UTC + `utc_offset_minutes`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BusinessHours {
+    /// As written, e.g. `+01:00`; parsed into `utc_offset_minutes`.
+    pub utc_offset: String,
+    #[serde(skip)]
+    pub utc_offset_minutes: i32,
+    /// Minutes after local midnight.
+    #[serde(serialize_with = "ser_hhmm")]
+    pub start: u32,
+    #[serde(serialize_with = "ser_hhmm")]
+    pub end: u32,
+    /// ISO weekdays 1 = Monday … 7 = Sunday.
+    #[serde(serialize_with = "ser_days")]
+    pub days: Vec<u8>,
+}
+
+fn ser_hhmm<S: serde::Serializer>(m: &u32, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(&format_args!("{:02}:{:02}", m / 60, m % 60))
+}
+
+pub const WEEKDAY_NAMES: [&str; 7] = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
+
+fn ser_days<S: serde::Serializer>(days: &[u8], s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeSeq;
+    let mut seq = s.serialize_seq(Some(days.len()))?;
+    for d in days {
+        seq.serialize_element(WEEKDAY_NAMES.get((*d as usize).wrapping_sub(1)).unwrap_or(&"?"))?;
+    }
+    seq.end()
+}
+
+/// Per-stage approval behaviour. `task`: `before`, `after`, or `None` for both.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ApprovalOverride {
+    pub stage: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub task: Option<TaskSide>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub delay: Option<Duration>,
+    /// Nobody approves: the run waits forever at this gate.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub never: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum TaskSide {
+    Before,
+    After,
+}
+
+/// The update of `cluster` fails, `after` its start (default: when it would have finished).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FailureSpec {
+    pub cluster: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub after: Option<Duration>,
+}
+
+/// The run is set to `Stop` at `at` and back to `Run` at `resume` (never, when absent).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StopSpec {
+    pub at: Time,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resume: Option<Time>,
+}

@@ -1,0 +1,169 @@
+//! The projected plan: the one output contract shared by the CLI, the web app and the tests.
+
+use serde::Serialize;
+
+use crate::diag::Diagnostic;
+use crate::time::{Duration, Time};
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Plan {
+    /// The strategy kind that produced this plan, e.g. `kubefleet-staged`.
+    pub kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scenario: Option<String>,
+    /// Name of the update run.
+    pub run: String,
+    pub start: Time,
+    /// When the run finishes; `None` when it never does (invalid, failed, or waiting forever).
+    pub end: Option<Time>,
+    pub outcome: Outcome,
+    pub stages: Vec<StagePlan>,
+    pub events: Vec<Event>,
+    pub diagnostics: Vec<Diagnostic>,
+    pub summary: Summary,
+    /// Every assumption the simulation used, and whether it came from the scenario or a default.
+    pub assumptions: Vec<AssumptionNote>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Outcome {
+    /// Every stage, and the delete stage, finished.
+    Succeeded,
+    /// A cluster failed and the controller aborted the run.
+    Failed,
+    /// The run waits for something that never happens (an approval nobody grants, a stop never resumed).
+    Blocked,
+    /// Initialization fails: the real controller would not start the run. Stages show what could be computed.
+    Invalid,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StagePlan {
+    pub name: String,
+    pub index: usize,
+    /// True for KubeFleet's final `kubernetes-fleet.io/deleteStage`.
+    pub delete_stage: bool,
+    /// The effective maxConcurrency (percentages resolved against this stage's cluster count).
+    pub max_concurrency: usize,
+    pub status: StageStatus,
+    pub start: Option<Time>,
+    pub end: Option<Time>,
+    pub clusters: Vec<ClusterPlan>,
+    /// Waiting and updating phases in time order, for the stage's summary row.
+    pub phases: Vec<Phase>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum StageStatus {
+    Succeeded,
+    /// No cluster selected: skipped with its tasks (StageUpdatingSkippedNoClusters).
+    Skipped,
+    Failed,
+    /// Reached but never finished (blocked by an approval or a stop).
+    Waiting,
+    NotStarted,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClusterPlan {
+    pub name: String,
+    /// The integer value of the stage's sortingLabelKey, when the stage has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sort_value: Option<i64>,
+    pub status: ClusterStatus,
+    pub start: Option<Time>,
+    pub end: Option<Time>,
+    /// When the run was marked stuck because this update passed 5 minutes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stuck_at: Option<Time>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ClusterStatus {
+    Succeeded,
+    Failed,
+    /// Started before the run aborted; it completes on its own but the run no longer tracks it.
+    Untracked,
+    NotStarted,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Phase {
+    pub kind: PhaseKind,
+    pub start: Time,
+    /// `None`: never ends (an approval nobody grants).
+    pub end: Option<Time>,
+    /// What is awaited, e.g. the approval request name `run-after-canary` or `TimedWait 1h`.
+    pub label: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum PhaseKind {
+    BeforeStageApproval,
+    Updating,
+    AfterStageTimedWait,
+    AfterStageApproval,
+    Stopped,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Event {
+    pub at: Time,
+    /// The real condition reason (`StageUpdatingStarted`, `ClusterUpdatingSucceeded`, …) or task
+    /// condition (`ApprovalRequestCreated`, `ApprovalRequestApproved`, `WaitTimeElapsed`).
+    pub reason: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stage: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cluster: Option<String>,
+    pub message: String,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Summary {
+    pub total_duration: Option<Duration>,
+    pub clusters: usize,
+    pub clusters_updated: usize,
+    pub errors: usize,
+    pub warnings: usize,
+    pub stage_etas: Vec<StageEta>,
+    /// The longest waiting phases, longest first (at most five).
+    pub longest_waits: Vec<Wait>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StageEta {
+    pub stage: String,
+    pub end: Option<Time>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Wait {
+    pub stage: String,
+    pub kind: PhaseKind,
+    pub label: String,
+    pub start: Time,
+    /// `None`: forever.
+    pub duration: Option<Duration>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AssumptionNote {
+    pub field: String,
+    pub value: String,
+    /// True when the scenario did not say and fleetplan's default was used.
+    pub defaulted: bool,
+}
