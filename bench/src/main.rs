@@ -1,0 +1,2 @@
+//! Benchmark (in progress).
+fn main() {}

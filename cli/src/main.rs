@@ -1,0 +1,2 @@
+//! The `fleetplan` command (in progress).
+fn main() {}
