@@ -18,7 +18,9 @@ pub struct Scenario {
     pub name: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    pub start: Time,
+    /// When the run is started. `None`: [`DEFAULT_START`], stated in the plan's assumptions.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start: Option<Time>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub clusters: Vec<Cluster>,
     /// Large fleets described by rule instead of listed; expanded by [`Scenario::fleet`].
@@ -30,6 +32,10 @@ pub struct Scenario {
     #[serde(skip)]
     pub origin: SourceMap,
 }
+
+/// Start used when a scenario gives none: Monday 2026-01-05 09:00 UTC. A constant, never the wall clock,
+/// so that a plan depends only on its scenario.
+pub const DEFAULT_START: Time = Time(1_767_603_600_000);
 
 /// A member cluster. Fields beyond name and labels are carried for the GKE and rolling-update kinds.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -234,9 +240,9 @@ pub struct Placement {
     pub cluster_names: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub number_of_clusters: Option<i64>,
-    /// Required cluster affinity, as a label selector over member cluster labels.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub affinity: Option<LabelSelector>,
+    /// Required cluster affinity: `clusterSelectorTerms[].labelSelector`, ORed. Empty = no affinity.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub affinity: Vec<LabelSelector>,
     /// `External` for staged runs; `RollingUpdate` is the CRP default and makes a staged run fail.
     pub strategy_type: String,
 }
@@ -248,7 +254,7 @@ impl Default for Placement {
             placement_type: "PickAll".into(),
             cluster_names: Vec::new(),
             number_of_clusters: None,
-            affinity: None,
+            affinity: Vec::new(),
             strategy_type: "External".into(),
         }
     }

@@ -7,7 +7,7 @@ pub fn plan(scenario: &Scenario, run: &StagedRun) -> Plan {
         kind: "kubefleet-staged",
         scenario: scenario.name.clone(),
         run: run.run.name.clone(),
-        start: scenario.start,
+        start: scenario.start.unwrap_or(crate::model::DEFAULT_START),
         end: None,
         outcome: Outcome::Invalid,
         stages: vec![],
