@@ -1,1 +1,566 @@
-//! (in progress)
+//! Input text (YAML or JSON) parsed into a document tree that remembers where every node was written.
+//!
+//! The tree is built from yaml-rust2's event stream with an explicit stack, never by recursion, so
+//! hostile nesting is refused with a diagnostic instead of overflowing the stack. Scalars keep their
+//! raw text and quoting: the decoder, not the parser, decides whether plain `007` is a number or the
+//! label value "007", because only it knows which field it is reading.
+
+use std::collections::HashMap;
+
+use yaml_rust2::parser::{Event, Parser, Tag};
+use yaml_rust2::scanner::{Marker, ScanError, TScalarStyle};
+
+use crate::diag::{Diagnostic, Location};
+
+/// Nesting deeper than this is refused: no real scenario or manifest comes close, and every walk over
+/// the tree (including `Drop`) is then safely bounded.
+pub const MAX_DEPTH: usize = 128;
+
+/// Upper bound on nodes copied by alias expansion per input, against "billion laughs" documents.
+pub const MAX_ALIAS_NODES: usize = 1_000_000;
+
+/// A node and where it starts (1-based line and column).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Node {
+    pub value: Value,
+    pub line: usize,
+    pub column: usize,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    Scalar(Scalar),
+    Seq(Vec<Node>),
+    /// Keys in document order; duplicates were already reported and collapsed (last value wins).
+    Map(Vec<Entry>),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entry {
+    pub key: String,
+    pub key_line: usize,
+    pub key_column: usize,
+    pub value: Node,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scalar {
+    /// The text after YAML unescaping, before any type resolution.
+    pub text: String,
+    pub style: Style,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Style {
+    /// Unquoted: subject to the YAML 1.2 core schema (`7` is an int, `true` a bool, `~` null).
+    Plain,
+    /// Quoted, block (`|`, `>`) or tagged `!!str`: always a string.
+    Quoted,
+}
+
+/// A scalar's meaning under the YAML 1.2 core schema.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Resolved<'a> {
+    Null,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(&'a str),
+}
+
+impl Node {
+    pub fn scalar(&self) -> Option<&Scalar> {
+        match &self.value {
+            Value::Scalar(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn is_null(&self) -> bool {
+        matches!(self.resolve(), Some(Resolved::Null))
+    }
+
+    /// The scalar's typed meaning, `None` for collections.
+    pub fn resolve(&self) -> Option<Resolved<'_>> {
+        self.scalar().map(Scalar::resolve)
+    }
+
+    /// The value of `key` in a mapping.
+    pub fn get(&self, key: &str) -> Option<&Node> {
+        match &self.value {
+            Value::Map(entries) => entries.iter().find(|e| e.key == key).map(|e| &e.value),
+            _ => None,
+        }
+    }
+
+    /// What kind of node this is, for "expected X, found Y" messages.
+    pub fn describe(&self) -> &'static str {
+        match &self.value {
+            Value::Seq(_) => "a list",
+            Value::Map(_) => "a mapping",
+            Value::Scalar(s) => match s.resolve() {
+                Resolved::Null => "null",
+                Resolved::Bool(_) => "a boolean",
+                Resolved::Int(_) => "an integer",
+                Resolved::Float(_) => "a number",
+                Resolved::Str(_) => "a string",
+            },
+        }
+    }
+
+    pub fn location(&self, file: &str) -> Location {
+        Location { file: file.to_string(), line: self.line, column: self.column }
+    }
+}
+
+impl Scalar {
+    pub fn resolve(&self) -> Resolved<'_> {
+        if self.style == Style::Quoted {
+            return Resolved::Str(&self.text);
+        }
+        resolve_plain(&self.text)
+    }
+}
+
+/// YAML 1.2 core schema resolution of a plain scalar.
+pub fn resolve_plain(t: &str) -> Resolved<'_> {
+    match t {
+        "" | "~" | "null" | "Null" | "NULL" => return Resolved::Null,
+        "true" | "True" | "TRUE" => return Resolved::Bool(true),
+        "false" | "False" | "FALSE" => return Resolved::Bool(false),
+        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => return Resolved::Float(f64::INFINITY),
+        "-.inf" | "-.Inf" | "-.INF" => return Resolved::Float(f64::NEG_INFINITY),
+        ".nan" | ".NaN" | ".NAN" => return Resolved::Float(f64::NAN),
+        _ => {}
+    }
+    if let Some(n) = parse_core_int(t) {
+        return Resolved::Int(n);
+    }
+    if is_core_float(t) {
+        if let Ok(f) = t.parse::<f64>() {
+            return Resolved::Float(f);
+        }
+    }
+    Resolved::Str(t)
+}
+
+fn parse_core_int(t: &str) -> Option<i64> {
+    if let Some(oct) = t.strip_prefix("0o") {
+        return if !oct.is_empty() && oct.bytes().all(|b| (b'0'..=b'7').contains(&b)) { i64::from_str_radix(oct, 8).ok() } else { None };
+    }
+    if let Some(hex) = t.strip_prefix("0x") {
+        return if !hex.is_empty() && hex.bytes().all(|b| b.is_ascii_hexdigit()) { i64::from_str_radix(hex, 16).ok() } else { None };
+    }
+    let digits = t.strip_prefix(['-', '+']).unwrap_or(t);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    // Out-of-range integers stay strings rather than silently becoming floats.
+    t.parse::<i64>().ok()
+}
+
+/// `[-+]? ( \. [0-9]+ | [0-9]+ ( \. [0-9]* )? ) ( [eE] [-+]? [0-9]+ )?`
+fn is_core_float(t: &str) -> bool {
+    let b = t.as_bytes();
+    let mut i = usize::from(matches!(b.first(), Some(b'-' | b'+')));
+    let int_start = i;
+    while b.get(i).is_some_and(u8::is_ascii_digit) {
+        i += 1;
+    }
+    let int_digits = i - int_start;
+    let mut frac_digits = 0;
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        while b.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+            frac_digits += 1;
+        }
+    }
+    if int_digits == 0 && frac_digits == 0 {
+        return false;
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(b.get(i), Some(b'-' | b'+')) {
+            i += 1;
+        }
+        let exp_start = i;
+        while b.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        if i == exp_start {
+            return false;
+        }
+    }
+    i == b.len()
+}
+
+/// Parses every document of `text`. Problems (syntax errors, duplicate keys, bad aliases) come back as
+/// diagnostics located in `file`; the documents parsed before a syntax error are still returned.
+/// Empty documents (only comments, a bare `---`) are dropped.
+pub fn parse(text: &str, file: &str) -> (Vec<Node>, Vec<Diagnostic>) {
+    let first = parse_yaml(text, file);
+    if first.error.is_none() {
+        return (first.docs, first.diags);
+    }
+    if looks_like_json(text) {
+        // JSON allows tabs wherever it allows spaces; YAML does not allow them as indentation. Outside
+        // strings a tab is only whitespace, and inside JSON strings raw tabs are illegal anyway, so a
+        // same-width replacement keeps every line and column.
+        if text.contains('\t') {
+            let retry = parse_yaml(&text.replace('\t', " "), file);
+            if retry.error.is_none() {
+                return (retry.docs, retry.diags);
+            }
+        }
+        if let Some(docs) = parse_json(text) {
+            return (docs, Vec::new());
+        }
+    }
+    let mut diags = first.diags;
+    diags.extend(first.error);
+    (first.docs, diags)
+}
+
+fn looks_like_json(text: &str) -> bool {
+    let t = text.trim_start_matches('\u{feff}').trim_start();
+    t.starts_with('{') || t.starts_with('[')
+}
+
+struct Outcome {
+    docs: Vec<Node>,
+    diags: Vec<Diagnostic>,
+    error: Option<Diagnostic>,
+}
+
+fn parse_yaml(text: &str, file: &str) -> Outcome {
+    let mut builder = Builder::new(file);
+    let mut parser = Parser::new_from_str(text);
+    let error = loop {
+        match parser.next_token() {
+            Ok((Event::StreamEnd, _)) => break None,
+            Ok((event, mark)) => {
+                if let Err(d) = builder.event(event, mark) {
+                    break Some(d);
+                }
+            }
+            Err(e) => break Some(syntax_error(&e, file)),
+        }
+    };
+    Outcome { docs: builder.docs, diags: builder.diags, error }
+}
+
+fn syntax_error(e: &ScanError, file: &str) -> Diagnostic {
+    let m = e.marker();
+    let mut d = Diagnostic::error("yaml-syntax", format!("YAML syntax error: {}", e.info()));
+    d.location = Some(Location { file: file.to_string(), line: m.line().max(1), column: m.col() + 1 });
+    d
+}
+
+enum Frame {
+    Seq { line: usize, column: usize, anchor: usize, items: Vec<Node> },
+    Map { line: usize, column: usize, anchor: usize, entries: Vec<Entry>, key: Option<PendingKey> },
+}
+
+struct PendingKey {
+    /// `None` for a key that is not a scalar: its value is read and dropped.
+    text: Option<String>,
+    line: usize,
+    column: usize,
+}
+
+struct Builder<'f> {
+    file: &'f str,
+    stack: Vec<Frame>,
+    docs: Vec<Node>,
+    diags: Vec<Diagnostic>,
+    /// Completed anchored nodes with their height, for depth checks when an alias copies them.
+    anchors: HashMap<usize, (Node, usize)>,
+    alias_budget: usize,
+}
+
+impl<'f> Builder<'f> {
+    fn new(file: &'f str) -> Self {
+        Builder { file, stack: Vec::new(), docs: Vec::new(), diags: Vec::new(), anchors: HashMap::new(), alias_budget: MAX_ALIAS_NODES }
+    }
+
+    fn fatal(&self, code: &'static str, message: String, line: usize, column: usize) -> Diagnostic {
+        let mut d = Diagnostic::error(code, message);
+        d.location = Some(Location { file: self.file.to_string(), line, column });
+        d
+    }
+
+    fn event(&mut self, event: Event, mark: Marker) -> Result<(), Diagnostic> {
+        let (line, column) = (mark.line().max(1), mark.col() + 1);
+        match event {
+            Event::DocumentStart => {
+                self.stack.clear();
+                self.anchors.clear();
+            }
+            Event::Scalar(text, style, anchor, tag) => {
+                let style = if style == TScalarStyle::Plain && !is_str_tag(tag.as_ref()) { Style::Plain } else { Style::Quoted };
+                let node = Node { value: Value::Scalar(Scalar { text, style }), line, column };
+                self.remember(anchor, &node, 0);
+                self.complete(node);
+            }
+            Event::Alias(id) => {
+                let Some((node, height)) = self.anchors.get(&id) else {
+                    return Err(self.fatal("yaml-alias", "alias refers to an anchor that is not defined before it (or to the node that contains it)".into(), line, column));
+                };
+                if self.stack.len() + height > MAX_DEPTH {
+                    return Err(self.fatal("yaml-too-deep", format!("nesting deeper than {MAX_DEPTH} levels (through an alias)"), line, column));
+                }
+                let size = count_nodes(node);
+                if size > self.alias_budget {
+                    return Err(self.fatal("yaml-alias", format!("aliases expand to more than {MAX_ALIAS_NODES} nodes"), line, column));
+                }
+                self.alias_budget -= size;
+                let mut copy = node.clone();
+                // Point at the alias, where the user wrote this value.
+                copy.line = line;
+                copy.column = column;
+                self.complete(copy);
+            }
+            Event::SequenceStart(..) | Event::MappingStart(..) if self.stack.len() >= MAX_DEPTH => {
+                return Err(self.fatal("yaml-too-deep", format!("nesting deeper than {MAX_DEPTH} levels"), line, column));
+            }
+            Event::SequenceStart(anchor, _) => self.stack.push(Frame::Seq { line, column, anchor, items: Vec::new() }),
+            Event::MappingStart(anchor, _) => self.stack.push(Frame::Map { line, column, anchor, entries: Vec::new(), key: None }),
+            Event::SequenceEnd | Event::MappingEnd => {
+                let node = match self.stack.pop() {
+                    Some(Frame::Seq { line, column, anchor, items }) => {
+                        let node = Node { value: Value::Seq(items), line, column };
+                        self.remember(anchor, &node, 1 + height(&node));
+                        node
+                    }
+                    Some(Frame::Map { line, column, anchor, entries, .. }) => {
+                        let node = Node { value: Value::Map(entries), line, column };
+                        self.remember(anchor, &node, 1 + height(&node));
+                        node
+                    }
+                    None => return Ok(()),
+                };
+                self.complete(node);
+            }
+            Event::DocumentEnd | Event::StreamStart | Event::StreamEnd | Event::Nothing => {}
+        }
+        Ok(())
+    }
+
+    fn remember(&mut self, anchor: usize, node: &Node, height: usize) {
+        if anchor > 0 {
+            self.anchors.insert(anchor, (node.clone(), height));
+        }
+    }
+
+    fn complete(&mut self, node: Node) {
+        match self.stack.last_mut() {
+            None => {
+                if !node.is_null() {
+                    self.docs.push(node);
+                }
+            }
+            Some(Frame::Seq { items, .. }) => items.push(node),
+            Some(Frame::Map { entries, key, .. }) => match key.take() {
+                None => {
+                    let text = match &node.value {
+                        Value::Scalar(s) => Some(s.text.clone()),
+                        _ => None,
+                    };
+                    if text.is_none() {
+                        let mut d = Diagnostic::warning("yaml-complex-key", "a mapping key must be a plain value; this entry is ignored");
+                        d.location = Some(node.location(self.file));
+                        self.diags.push(d);
+                    }
+                    *key = Some(PendingKey { text, line: node.line, column: node.column });
+                }
+                Some(PendingKey { text: Some(text), line, column }) => {
+                    if let Some(existing) = entries.iter_mut().find(|e| e.key == text) {
+                        let mut d = Diagnostic::warning(
+                            "duplicate-key",
+                            format!("key `{text}` appears twice in this mapping (first on line {}); the last value is used", existing.key_line),
+                        );
+                        d.location = Some(Location { file: self.file.to_string(), line, column });
+                        self.diags.push(d);
+                        *existing = Entry { key: text, key_line: line, key_column: column, value: node };
+                    } else {
+                        entries.push(Entry { key: text, key_line: line, key_column: column, value: node });
+                    }
+                }
+                Some(PendingKey { text: None, .. }) => {}
+            },
+        }
+    }
+}
+
+fn is_str_tag(tag: Option<&Tag>) -> bool {
+    tag.is_some_and(|t| t.suffix == "str" || t.suffix == "tag:yaml.org,2002:str")
+}
+
+/// Height of a tree below its root; bounded by [`MAX_DEPTH`], so iteration over a small stack.
+fn height(node: &Node) -> usize {
+    let mut max = 0;
+    let mut stack = vec![(node, 0usize)];
+    while let Some((n, d)) = stack.pop() {
+        max = max.max(d);
+        match &n.value {
+            Value::Seq(items) => stack.extend(items.iter().map(|c| (c, d + 1))),
+            Value::Map(entries) => stack.extend(entries.iter().map(|e| (&e.value, d + 1))),
+            Value::Scalar(_) => {}
+        }
+    }
+    max
+}
+
+fn count_nodes(node: &Node) -> usize {
+    let mut count = 0;
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        count += 1;
+        match &n.value {
+            Value::Seq(items) => stack.extend(items.iter()),
+            Value::Map(entries) => stack.extend(entries.iter().map(|e| &e.value)),
+            Value::Scalar(_) => {}
+        }
+    }
+    count
+}
+
+/// Last resort for JSON that yaml-rust2 rejects. serde_json caps nesting at 128 itself; positions are
+/// lost, so every node points at the start of the input.
+fn parse_json(text: &str) -> Option<Vec<Node>> {
+    let mut docs = Vec::new();
+    for value in serde_json::Deserializer::from_str(text).into_iter::<serde_json::Value>() {
+        docs.push(from_json(value.ok()?));
+    }
+    Some(docs)
+}
+
+fn from_json(value: serde_json::Value) -> Node {
+    use serde_json::Value as J;
+    let value = match value {
+        J::Null => Value::Scalar(Scalar { text: "null".into(), style: Style::Plain }),
+        J::Bool(b) => Value::Scalar(Scalar { text: b.to_string(), style: Style::Plain }),
+        J::Number(n) => Value::Scalar(Scalar { text: n.to_string(), style: Style::Plain }),
+        J::String(s) => Value::Scalar(Scalar { text: s, style: Style::Quoted }),
+        J::Array(items) => Value::Seq(items.into_iter().map(from_json).collect()),
+        J::Object(map) => Value::Map(
+            map.into_iter().map(|(key, v)| Entry { key, key_line: 1, key_column: 1, value: from_json(v) }).collect(),
+        ),
+    };
+    Node { value, line: 1, column: 1 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn one(text: &str) -> Node {
+        let (mut docs, diags) = parse(text, "t.yaml");
+        assert!(diags.is_empty(), "{diags:?}");
+        assert_eq!(docs.len(), 1);
+        docs.remove(0)
+    }
+
+    #[test]
+    fn scalars_resolve_by_the_yaml_1_2_core_schema() {
+        let doc = one("a: 007\nb: \"007\"\nc: true\nd: ~\ne: 1.5\nf: on\ng: 0x1F\nh: 2026-11-23T09:00:00Z\ni: |\n  7\n");
+        assert_eq!(doc.get("a").unwrap().resolve(), Some(Resolved::Int(7)));
+        assert_eq!(doc.get("b").unwrap().resolve(), Some(Resolved::Str("007")));
+        assert_eq!(doc.get("c").unwrap().resolve(), Some(Resolved::Bool(true)));
+        assert_eq!(doc.get("d").unwrap().resolve(), Some(Resolved::Null));
+        assert_eq!(doc.get("e").unwrap().resolve(), Some(Resolved::Float(1.5)));
+        assert_eq!(doc.get("f").unwrap().resolve(), Some(Resolved::Str("on")), "YAML 1.1 booleans are strings in 1.2");
+        assert_eq!(doc.get("g").unwrap().resolve(), Some(Resolved::Int(31)));
+        assert_eq!(doc.get("h").unwrap().resolve(), Some(Resolved::Str("2026-11-23T09:00:00Z")));
+        assert_eq!(doc.get("i").unwrap().resolve(), Some(Resolved::Str("7\n")));
+        // A plain `1` still has its text, for label values.
+        assert_eq!(doc.get("a").unwrap().scalar().unwrap().text, "007");
+    }
+
+    #[test]
+    fn nodes_carry_one_based_positions() {
+        let doc = one("top:\n  - x\n  - key: v\n");
+        let items = match &doc.get("top").unwrap().value {
+            Value::Seq(items) => items.clone(),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!((items[0].line, items[0].column), (2, 5));
+        assert_eq!((items[1].get("key").unwrap().line, items[1].get("key").unwrap().column), (3, 10));
+    }
+
+    #[test]
+    fn syntax_errors_have_a_position() {
+        let (_, diags) = parse("a: 1\nb: [1, 2\nc: 3\n", "bad.yaml");
+        assert_eq!(diags.len(), 1);
+        let d = &diags[0];
+        assert_eq!(d.code, "yaml-syntax");
+        let loc = d.location.as_ref().unwrap();
+        assert_eq!(loc.file, "bad.yaml");
+        assert!(loc.line >= 2, "{d}");
+        let (_, diags) = parse("a: b: c\n", "bad.yaml");
+        assert_eq!(diags[0].location.as_ref().unwrap().line, 1);
+        assert!(diags[0].message.starts_with("YAML syntax error"), "{}", diags[0]);
+    }
+
+    #[test]
+    fn duplicate_keys_warn_and_the_last_wins() {
+        let (docs, diags) = parse("a: 1\nb: 2\na: 3\n", "d.yaml");
+        assert_eq!(diags.len(), 1);
+        assert_eq!(diags[0].code, "duplicate-key");
+        assert_eq!(diags[0].location.as_ref().unwrap().line, 3);
+        assert_eq!(docs[0].get("a").unwrap().resolve(), Some(Resolved::Int(3)));
+        match &docs[0].value {
+            Value::Map(entries) => assert_eq!(entries.len(), 2),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn multiple_documents_and_empty_ones() {
+        let (docs, diags) = parse("# only a comment\n---\na: 1\n---\n---\nb: 2\n", "m.yaml");
+        assert!(diags.is_empty());
+        assert_eq!(docs.len(), 2);
+        assert_eq!(docs[1].line, 6);
+        assert!(parse("", "e.yaml").0.is_empty());
+    }
+
+    #[test]
+    fn json_including_tab_indentation_is_accepted() {
+        let doc = one("{\n\t\"name\": \"x\",\n\t\"n\": 7,\n\t\"s\": \"7\"\n}\n");
+        assert_eq!(doc.get("n").unwrap().resolve(), Some(Resolved::Int(7)));
+        assert_eq!(doc.get("s").unwrap().resolve(), Some(Resolved::Str("7")));
+        assert_eq!(doc.get("name").unwrap().line, 2);
+    }
+
+    #[test]
+    fn aliases_resolve_and_cannot_loop_or_explode() {
+        let doc = one("base: &b {x: 1}\nuse: *b\n");
+        assert_eq!(doc.get("use").unwrap().get("x").unwrap().resolve(), Some(Resolved::Int(1)));
+        let (_, diags) = parse("a: &a [1, *a]\n", "r.yaml");
+        assert_eq!(diags[0].code, "yaml-alias");
+        let mut laughs = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+        for i in 1..10 {
+            let p = i - 1;
+            laughs.push_str(&format!("a{i}: &a{i} [*a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}]\n"));
+        }
+        let (_, diags) = parse(&laughs, "l.yaml");
+        assert!(diags.iter().any(|d| d.code == "yaml-alias"), "{diags:?}");
+    }
+
+    #[test]
+    fn deep_nesting_is_refused_not_overflowed() {
+        let deep = "[".repeat(100_000);
+        let (_, diags) = parse(&deep, "deep.yaml");
+        assert!(diags.iter().any(|d| d.is_error()));
+        let deep_block: String = (0..300).map(|i| format!("{}k:\n", " ".repeat(i))).collect();
+        let (_, diags) = parse(&deep_block, "deep.yaml");
+        assert!(diags.iter().any(|d| d.code == "yaml-too-deep"), "{diags:?}");
+    }
+
+    #[test]
+    fn str_tag_forces_a_string() {
+        let doc = one("a: !!str 7\n");
+        assert_eq!(doc.get("a").unwrap().resolve(), Some(Resolved::Str("7")));
+    }
+}
