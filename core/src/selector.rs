@@ -171,6 +171,212 @@ pub fn describe(selector: Option<&LabelSelector>) -> String {
     }
 }
 
+/// Parses kubectl's selector syntax (`env=prod,env==prod,env!=dev,region in (us,eu),tier notin (a),canary,!canary`)
+/// into a LabelSelector: equalities become matchLabels, everything else matchExpressions. An empty
+/// text selects everything. Errors carry the 1-based column (in characters) where the text went wrong.
+pub fn parse_kubectl(text: &str) -> Result<LabelSelector, (usize, String)> {
+    let tokens = lex(text)?;
+    let mut p = KubectlParser { tokens: &tokens, pos: 0, out: LabelSelector::default() };
+    if p.peek().tok == Tok::End {
+        return Ok(p.out);
+    }
+    loop {
+        p.requirement()?;
+        let next = p.next();
+        match next.tok {
+            Tok::End => return Ok(p.out),
+            Tok::Comma => {}
+            _ => return Err((next.col, format!("expected `,` or the end of the selector, found {}", next.tok.describe()))),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Tok {
+    Word(String),
+    Eq,
+    NotEq,
+    Not,
+    Open,
+    Close,
+    Comma,
+    Compare,
+    End,
+}
+
+impl Tok {
+    fn describe(&self) -> String {
+        match self {
+            Tok::Word(w) => format!("`{w}`"),
+            Tok::Eq => "`=`".into(),
+            Tok::NotEq => "`!=`".into(),
+            Tok::Not => "`!`".into(),
+            Tok::Open => "`(`".into(),
+            Tok::Close => "`)`".into(),
+            Tok::Comma => "`,`".into(),
+            Tok::Compare => "`<` or `>`".into(),
+            Tok::End => "the end of the selector".into(),
+        }
+    }
+}
+
+struct Token {
+    tok: Tok,
+    col: usize,
+}
+
+fn lex(text: &str) -> Result<Vec<Token>, (usize, String)> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let col = i + 1;
+        let (tok, len) = match c {
+            c if c.is_whitespace() => {
+                i += 1;
+                continue;
+            }
+            ',' => (Tok::Comma, 1),
+            '(' => (Tok::Open, 1),
+            ')' => (Tok::Close, 1),
+            '<' | '>' => (Tok::Compare, 1),
+            '=' if chars.get(i + 1) == Some(&'=') => (Tok::Eq, 2),
+            '=' => (Tok::Eq, 1),
+            '!' if chars.get(i + 1) == Some(&'=') => (Tok::NotEq, 2),
+            '!' => (Tok::Not, 1),
+            _ => {
+                let start = i;
+                while i < chars.len() && !chars[i].is_whitespace() && !matches!(chars[i], ',' | '(' | ')' | '<' | '>' | '=' | '!') {
+                    i += 1;
+                }
+                out.push(Token { tok: Tok::Word(chars[start..i].iter().collect()), col });
+                continue;
+            }
+        };
+        out.push(Token { tok, col });
+        i += len;
+    }
+    out.push(Token { tok: Tok::End, col: chars.len() + 1 });
+    Ok(out)
+}
+
+struct KubectlParser<'t> {
+    tokens: &'t [Token],
+    pos: usize,
+    out: LabelSelector,
+}
+
+impl KubectlParser<'_> {
+    fn peek(&self) -> &Token {
+        // The lexer always ends the list with `End`, and `next` never moves past it.
+        &self.tokens[self.pos.min(self.tokens.len() - 1)]
+    }
+
+    fn next(&mut self) -> &Token {
+        let i = self.pos.min(self.tokens.len() - 1);
+        if self.pos < self.tokens.len() - 1 {
+            self.pos += 1;
+        }
+        &self.tokens[i]
+    }
+
+    fn key(&mut self) -> Result<String, (usize, String)> {
+        let t = self.next();
+        match &t.tok {
+            Tok::Word(w) => Ok(w.clone()),
+            other => Err((t.col, format!("expected a label key, found {}", other.describe()))),
+        }
+    }
+
+    fn requirement(&mut self) -> Result<(), (usize, String)> {
+        use crate::model::LabelSelectorRequirement as Req;
+        if self.peek().tok == Tok::Not {
+            self.next();
+            let key = self.key()?;
+            self.out.match_expressions.push(Req { key, operator: "DoesNotExist".into(), values: vec![] });
+            return Ok(());
+        }
+        let key = self.key()?;
+        let op = self.peek();
+        let op_col = op.col;
+        match op.tok.clone() {
+            Tok::Comma | Tok::End => {
+                self.out.match_expressions.push(Req { key, operator: "Exists".into(), values: vec![] });
+            }
+            Tok::Eq => {
+                self.next();
+                let value = self.value()?;
+                // A second `key=` for the same key must still AND, which one matchLabels entry cannot.
+                match self.out.match_labels.get(&key) {
+                    Some(existing) if *existing != value => {
+                        self.out.match_expressions.push(Req { key, operator: "In".into(), values: vec![value] })
+                    }
+                    _ => {
+                        self.out.match_labels.insert(key, value);
+                    }
+                }
+            }
+            Tok::NotEq => {
+                self.next();
+                let value = self.value()?;
+                self.out.match_expressions.push(Req { key, operator: "NotIn".into(), values: vec![value] });
+            }
+            Tok::Word(w) if w == "in" || w == "notin" => {
+                self.next();
+                let values = self.set()?;
+                let operator = if w == "in" { "In" } else { "NotIn" };
+                self.out.match_expressions.push(Req { key, operator: operator.into(), values });
+            }
+            Tok::Compare => {
+                return Err((op_col, "`<` and `>` (Gt, Lt) are not supported by label selectors of stages".into()));
+            }
+            other => {
+                return Err((op_col, format!("expected `=`, `==`, `!=`, `in`, `notin`, `,` or the end after key `{key}`, found {}", other.describe())));
+            }
+        }
+        Ok(())
+    }
+
+    /// The value after `=`/`!=`; may be empty (`env=`).
+    fn value(&mut self) -> Result<String, (usize, String)> {
+        match &self.peek().tok {
+            Tok::Word(w) => {
+                let w = w.clone();
+                self.next();
+                Ok(w)
+            }
+            Tok::Comma | Tok::End => Ok(String::new()),
+            other => Err((self.peek().col, format!("expected a label value, found {}", other.describe()))),
+        }
+    }
+
+    fn set(&mut self) -> Result<Vec<String>, (usize, String)> {
+        let t = self.next();
+        if t.tok != Tok::Open {
+            return Err((t.col, format!("expected `(` after `in`/`notin`, found {}", t.tok.describe())));
+        }
+        let mut values = Vec::new();
+        if self.peek().tok == Tok::Close {
+            self.next();
+            return Ok(values);
+        }
+        loop {
+            let t = self.next();
+            match &t.tok {
+                Tok::Word(w) => values.push(w.clone()),
+                other => return Err((t.col, format!("expected a label value, found {}", other.describe()))),
+            }
+            let t = self.next();
+            match t.tok {
+                Tok::Comma => {}
+                Tok::Close => return Ok(values),
+                _ => return Err((t.col, format!("expected `,` or `)` in the value list, found {}", t.tok.describe()))),
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -218,5 +424,39 @@ mod tests {
         assert!(validate(&LabelSelector { match_labels: labels(&[("bad key", "v")]), ..Default::default() })
             .unwrap_err()
             .starts_with("key: Invalid value: \"bad key\": name part must consist"));
+    }
+
+    #[test]
+    fn kubectl_selectors_parse_into_label_selectors() {
+        let s = parse_kubectl("env=prod, tier==web,env!=dev,region in (us, eu),zone notin (a),canary,!legacy").unwrap();
+        assert_eq!(s.match_labels, labels(&[("env", "prod"), ("tier", "web")]));
+        assert_eq!(
+            s.match_expressions,
+            vec![
+                expr("env", "NotIn", &["dev"]),
+                expr("region", "In", &["us", "eu"]),
+                expr("zone", "NotIn", &["a"]),
+                expr("canary", "Exists", &[]),
+                expr("legacy", "DoesNotExist", &[]),
+            ]
+        );
+        assert_eq!(parse_kubectl("").unwrap(), LabelSelector::default());
+        assert_eq!(parse_kubectl("  ").unwrap(), LabelSelector::default());
+        assert_eq!(parse_kubectl("kubernetes.io/os=linux").unwrap().match_labels, labels(&[("kubernetes.io/os", "linux")]));
+        assert_eq!(parse_kubectl("a=").unwrap().match_labels, labels(&[("a", "")]));
+        let twice = parse_kubectl("a=x,a=y").unwrap();
+        assert!(!matches(Some(&twice), &labels(&[("a", "x")])), "two equalities on one key still AND");
+    }
+
+    #[test]
+    fn kubectl_selector_errors_point_at_the_column() {
+        assert_eq!(parse_kubectl("env=prod,,x").unwrap_err().0, 10);
+        let (col, msg) = parse_kubectl("region in (us,eu").unwrap_err();
+        assert_eq!(col, 17);
+        assert!(msg.contains("`)`"), "{msg}");
+        assert_eq!(parse_kubectl("region in us").unwrap_err().0, 11);
+        assert_eq!(parse_kubectl("a>3").unwrap_err().0, 2);
+        assert_eq!(parse_kubectl("env prod").unwrap_err().0, 5);
+        assert_eq!(parse_kubectl("é=1,(").unwrap_err().0, 5, "columns count characters, not bytes");
     }
 }
