@@ -1,0 +1,594 @@
+//! Run initialization as KubeFleet's controller does it: validate the strategy, assign the scheduled
+//! clusters to stages, sort each stage, resolve maxConcurrency. Unlike the controller, which stops at
+//! the first problem, every problem is reported; the stages are still computed as far as possible.
+//!
+//! Mirrors `pkg/controllers/updaterun/initialization.go` and the CRD schema of
+//! `apis/placement/v1beta1/stageupdate_types.go`.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::diag::Diagnostic;
+use crate::model::{FleetCluster, IntOrString, StageConfig, StageTask, StagedRun};
+use crate::selector::{self, Selects};
+use crate::time::{is_kubefleet_wait_time, Duration};
+
+use super::placement;
+
+/// Every initialization failure reaches the user wrapped in this prefix.
+pub const INIT_PREFIX: &str =
+    "cannot continue the updateRun: failed to validate the updateRun: failed to process the request due to a client error: ";
+pub const DELETE_STAGE: &str = "kubernetes-fleet.io/deleteStage";
+const MAX_STAGES: usize = 31;
+const MAX_NAME: usize = 63;
+const WAIT_TIME_PATTERN: &str = r"^(?:(?:0|[1-9][0-9]*)(\.[0-9]+)?(?:s|m|h))+$";
+const STAGE_NAME_PATTERN: &str = "^[a-z0-9]+$";
+const PERCENT_PATTERN: &str = "^(100|[1-9][0-9]?)%$";
+
+#[derive(Clone, Debug)]
+pub struct Member {
+    pub name: String,
+    /// Index into the fleet; `None` for a to-be-deleted cluster that is no longer a member.
+    pub fleet_index: Option<usize>,
+    pub sort_value: Option<i64>,
+}
+
+#[derive(Clone, Debug)]
+pub struct InitStage {
+    pub name: String,
+    pub delete_stage: bool,
+    pub members: Vec<Member>,
+    pub max_concurrency: usize,
+    pub before_approval: bool,
+    pub after_wait: Option<Duration>,
+    pub after_approval: bool,
+}
+
+pub struct Init {
+    pub stages: Vec<InitStage>,
+    /// False when the real controller would refuse to initialize the run.
+    pub valid: bool,
+    pub selected: usize,
+}
+
+/// The strategy's identity as errors print it: `types.NamespacedName` renders as `namespace/name`,
+/// hence `/name` for the cluster-scoped ClusterStagedUpdateStrategy.
+pub fn strategy_key(run: &StagedRun) -> String {
+    format!("{}/{}", run.namespace.as_deref().unwrap_or(""), run.name)
+}
+
+fn strategy_kind(run: &StagedRun) -> &'static str {
+    if run.namespace.is_some() {
+        "StagedUpdateStrategy"
+    } else {
+        "ClusterStagedUpdateStrategy"
+    }
+}
+
+fn run_kind(run: &StagedRun) -> &'static str {
+    if run.namespace.is_some() {
+        "StagedUpdateRun"
+    } else {
+        "ClusterStagedUpdateRun"
+    }
+}
+
+/// kubectl's rendering of an API-server admission rejection.
+fn rejected(kind: &str, name: &str, field: &str, detail: &str) -> String {
+    format!("The {kind} \"{name}\" is invalid: {field}: {detail}")
+}
+
+fn init_error(code: &'static str, msg: String) -> Diagnostic {
+    Diagnostic::error(code, format!("{INIT_PREFIX}{msg}"))
+}
+
+/// Go's `strconv.Atoi` on a 64-bit platform, with its error text.
+pub fn go_atoi(s: &str) -> Result<i64, String> {
+    let digits = s.strip_prefix(['+', '-']).unwrap_or(s);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!("strconv.Atoi: parsing {s:?}: invalid syntax"));
+    }
+    s.parse::<i64>().map_err(|_| format!("strconv.Atoi: parsing {s:?}: value out of range"))
+}
+
+pub fn initialize(run: &StagedRun, fleet: &[FleetCluster], diags: &mut Vec<Diagnostic>) -> Init {
+    let before = diags.iter().filter(|d| d.is_error()).count();
+    check_objects(run, diags);
+    let selected = placement::schedule(&run.placement, fleet, diags);
+    if let Some(expected) = placement::expected_count(&run.placement) {
+        if expected != selected.len() {
+            diags.push(
+                init_error(
+                    "placement-count-mismatch",
+                    format!(
+                        "the number of selected bindings {} is not equal to the observed cluster count {expected}",
+                        selected.len()
+                    ),
+                )
+                .at("strategy.placement"),
+            );
+        }
+    }
+    let selected_set: HashSet<usize> = selected.iter().copied().collect();
+    let key = strategy_key(run);
+
+    let mut placed: HashMap<usize, usize> = HashMap::new(); // fleet index -> stage index
+    let mut stages = Vec::with_capacity(run.stages.len() + 1);
+    let mut seen_names: HashMap<&str, usize> = HashMap::new();
+    for (s, stage) in run.stages.iter().enumerate() {
+        let path = format!("strategy.stages[{s}]");
+        check_stage_schema(run, stage, s, diags);
+        if let Some(first) = seen_names.insert(stage.name.as_str(), s) {
+            diags.push(
+                Diagnostic::warning(
+                    "duplicate-stage-name",
+                    format!(
+                        "stages[{first}] and stages[{s}] are both named `{}`: KubeFleet documents stage names as unique but does not enforce it, and both stages' approval requests get the same name",
+                        stage.name
+                    ),
+                )
+                .at(format!("{path}.name")),
+            );
+        }
+        let (before_approval, after_wait, after_approval) = check_tasks(run, stage, s, &key, diags);
+
+        let selector_ok = match &stage.label_selector {
+            Some(sel) => match selector::validate(sel) {
+                Ok(()) => true,
+                Err(err) => {
+                    diags.push(
+                        init_error(
+                            "invalid-stage-selector",
+                            format!("the stage label selector is invalid, updateStrategy: `{key}`, stage: {}, err: {err}", stage.name),
+                        )
+                        .at(format!("{path}.labelSelector")),
+                    );
+                    false
+                }
+            },
+            None => {
+                diags.push(
+                    Diagnostic::warning(
+                        "stage-without-selector",
+                        format!("stage `{}` has no labelSelector, so it selects no cluster (an absent selector selects none; `{{}}` selects all)", stage.name),
+                    )
+                    .at(path.clone()),
+                );
+                true
+            }
+        };
+
+        let mut members = Vec::new();
+        if selector_ok {
+            for (idx, fc) in fleet.iter().enumerate() {
+                if !selected_set.contains(&idx) || !selector::matches(stage.label_selector.as_ref(), &fc.cluster.labels) {
+                    continue;
+                }
+                if let Some(&first) = placed.get(&idx) {
+                    diags.push(
+                        init_error("cluster-in-two-stages", format!("cluster `{}` appears in more than one stages", fc.cluster.name))
+                            .at(format!("{path}.labelSelector")),
+                    );
+                    let _ = first;
+                    continue;
+                }
+                let sort_value = match &stage.sorting_label_key {
+                    None => None,
+                    Some(k) => {
+                        let raw = fc.cluster.labels.get(k).map(String::as_str).unwrap_or("");
+                        match go_atoi(raw) {
+                            Ok(v) => Some(v),
+                            Err(err) => {
+                                diags.push(
+                                    init_error(
+                                        "invalid-sorting-label",
+                                        format!("the sorting label `{k}:{raw}` on cluster `{}` is not valid: {err}", fc.cluster.name),
+                                    )
+                                    .at(fc.path.clone()),
+                                );
+                                // The controller's comparator reads a bad value as 0 (it ignores Atoi's error).
+                                Some(0)
+                            }
+                        }
+                    }
+                };
+                placed.insert(idx, s);
+                members.push(Member { name: fc.cluster.name.clone(), fleet_index: Some(idx), sort_value });
+            }
+        }
+        // Sort by the label's integer (ties by name) or by name alone, comparing bytes as Go does.
+        members.sort_by(|a, b| a.sort_value.cmp(&b.sort_value).then_with(|| a.name.as_bytes().cmp(b.name.as_bytes())));
+        let max_concurrency = effective_max_concurrency(stage.max_concurrency.as_ref(), members.len());
+        if members.is_empty() && matches!(selector::selects(stage.label_selector.as_ref()), Selects::Some | Selects::Everything) {
+            diags.push(
+                Diagnostic::info(
+                    "empty-stage",
+                    format!("stage `{}` selects no scheduled cluster: the run skips it together with its before- and after-stage tasks", stage.name),
+                )
+                .at(format!("{path}.labelSelector")),
+            );
+        }
+        if let Some(IntOrString::Str(p)) = &stage.max_concurrency {
+            if let Some(pct) = parse_percent(p) {
+                if !members.is_empty() && pct * members.len() < 100 {
+                    diags.push(
+                        Diagnostic::info(
+                            "max-concurrency-floor",
+                            format!(
+                                "maxConcurrency {p} of {} clusters rounds down to 0; the controller uses 1",
+                                members.len()
+                            ),
+                        )
+                        .at(format!("{path}.maxConcurrency")),
+                    );
+                }
+            }
+        }
+        stages.push(InitStage {
+            name: stage.name.clone(),
+            delete_stage: false,
+            members,
+            max_concurrency,
+            before_approval,
+            after_wait,
+            after_approval,
+        });
+    }
+
+    if placed.len() != selected.len() {
+        let mut missing: Vec<&str> =
+            selected.iter().filter(|i| !placed.contains_key(i)).map(|&i| fleet[i].cluster.name.as_str()).collect();
+        missing.sort_unstable_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
+        let shown = missing[..missing.len().min(10)].join(", ");
+        diags.push(
+            init_error(
+                "cluster-in-no-stage",
+                format!("some clusters are not placed in any stage, total {}, showing up to 10: {shown}", missing.len()),
+            )
+            .at("strategy.stages"),
+        );
+    }
+
+    stages.push(delete_stage(run, fleet, &selected_set, diags));
+    let valid = diags.iter().filter(|d| d.is_error()).count() == before;
+    Init { stages, valid, selected: selected.len() }
+}
+
+fn delete_stage(run: &StagedRun, fleet: &[FleetCluster], selected: &HashSet<usize>, diags: &mut Vec<Diagnostic>) -> InitStage {
+    let mut members: Vec<Member> = Vec::new();
+    for (i, name) in run.delete_clusters.iter().enumerate() {
+        let fleet_index = fleet.iter().position(|fc| &fc.cluster.name == name);
+        if fleet_index.is_some_and(|idx| selected.contains(&idx)) {
+            diags.push(
+                Diagnostic::error(
+                    "delete-scheduled-cluster",
+                    format!("cluster `{name}` is both scheduled by the placement and listed for deletion; a binding is either scheduled or unscheduled"),
+                )
+                .at(format!("strategy.deleteClusters[{i}]")),
+            );
+            continue;
+        }
+        if members.iter().any(|m| &m.name == name) {
+            continue;
+        }
+        members.push(Member { name: name.clone(), fleet_index, sort_value: None });
+    }
+    members.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
+    let n = members.len().max(1);
+    InitStage {
+        name: DELETE_STAGE.into(),
+        delete_stage: true,
+        members,
+        max_concurrency: n,
+        before_approval: false,
+        after_wait: None,
+        after_approval: false,
+    }
+}
+
+/// Objects-level checks: the run, its placement and the strategy's stage list.
+fn check_objects(run: &StagedRun, diags: &mut Vec<Diagnostic>) {
+    if run.run.name.len() > MAX_NAME {
+        diags.push(Diagnostic::error("run-name-too-long", "metadata.name max length is 63").at("strategy.run.name"));
+    }
+    match run.run.state.as_str() {
+        "Run" => {}
+        "Initialize" => diags.push(
+            Diagnostic::warning(
+                "run-state-initialize",
+                "the run's state is Initialize: the controller computes the stages and waits; nothing updates until the state is set to Run. The plan shows what happens once it is",
+            )
+            .at("strategy.run.state"),
+        ),
+        "Stop" => diags.push(
+            Diagnostic::warning(
+                "run-state-stop",
+                "the run's state is Stop: no cluster starts until the state is set to Run. The plan shows what happens once it is",
+            )
+            .at("strategy.run.state"),
+        ),
+        other => diags.push(
+            Diagnostic::error(
+                "run-state-unsupported",
+                rejected(run_kind(run), &run.run.name, "spec.state", &format!("Unsupported value: {other:?}: supported values: \"Initialize\", \"Run\", \"Stop\"")),
+            )
+            .at("strategy.run.state"),
+        ),
+    }
+    if let Some(index) = &run.run.resource_snapshot_index {
+        if !index.is_empty() && go_atoi(index).map_or(true, |v| v < 0) {
+            diags.push(
+                init_error(
+                    "invalid-resource-snapshot-index",
+                    format!("invalid resource snapshot index `{index}` provided, expected an integer >= 0"),
+                )
+                .at("strategy.run.resourceSnapshotIndex"),
+            );
+        }
+    }
+    let placement = &run.placement;
+    if placement.name.is_empty() {
+        diags.push(
+            Diagnostic::error("placement-name-missing", rejected(run_kind(run), &run.run.name, "spec.placementName", "Required value"))
+                .at("strategy.placement.name"),
+        );
+    } else if placement.name.len() > 255 {
+        diags.push(
+            Diagnostic::error(
+                "placement-name-too-long",
+                rejected(run_kind(run), &run.run.name, "spec.placementName", "Too long: may not be more than 255 bytes"),
+            )
+            .at("strategy.placement.name"),
+        );
+    }
+    if placement.strategy_type != "External" {
+        diags.push(
+            init_error(
+                "placement-not-external",
+                format!("parent placement does not have an external rollout strategy, current strategy: {}", placement.strategy_type),
+            )
+            .at("strategy.placement.strategyType"),
+        );
+    }
+    match placement.placement_type.as_str() {
+        "PickAll" | "PickFixed" => {}
+        "PickN" if placement.number_of_clusters.is_some_and(|n| n >= 0) => {}
+        "PickN" => diags.push(
+            Diagnostic::error("placement-pickn-count", "a PickN placement needs numberOfClusters (an integer >= 0)")
+                .at("strategy.placement.numberOfClusters"),
+        ),
+        other => diags.push(
+            Diagnostic::error(
+                "placement-type-unsupported",
+                rejected(
+                    "ClusterResourcePlacement",
+                    &placement.name,
+                    "spec.policy.placementType",
+                    &format!("Unsupported value: {other:?}: supported values: \"PickAll\", \"PickN\", \"PickFixed\""),
+                ),
+            )
+            .at("strategy.placement.placementType"),
+        ),
+    }
+    if run.stages.len() > MAX_STAGES {
+        diags.push(
+            Diagnostic::error(
+                "too-many-stages",
+                rejected(strategy_kind(run), &run.name, "spec.stages", &format!("Too many: {}: must have at most {MAX_STAGES} items", run.stages.len())),
+            )
+            .at("strategy.stages"),
+        );
+    }
+}
+
+/// The CRD schema's rules for one stage (what `kubectl apply` rejects).
+fn check_stage_schema(run: &StagedRun, stage: &StageConfig, s: usize, diags: &mut Vec<Diagnostic>) {
+    let field = format!("spec.stages[{s}].name");
+    let path = format!("strategy.stages[{s}]");
+    let kind = strategy_kind(run);
+    if stage.name.is_empty() {
+        diags.push(Diagnostic::error("stage-name-missing", rejected(kind, &run.name, &field, "Required value")).at(format!("{path}.name")));
+    } else if stage.name.len() > MAX_NAME {
+        diags.push(
+            Diagnostic::error(
+                "stage-name-too-long",
+                rejected(kind, &run.name, &field, &format!("Too long: may not be more than {MAX_NAME} bytes")),
+            )
+            .at(format!("{path}.name")),
+        );
+    } else if !stage.name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()) {
+        diags.push(
+            Diagnostic::error(
+                "stage-name-pattern",
+                rejected(
+                    kind,
+                    &run.name,
+                    &field,
+                    &format!("Invalid value: {:?}: {field} in body should match '{STAGE_NAME_PATTERN}'", stage.name),
+                ),
+            )
+            .at(format!("{path}.name")),
+        );
+    }
+    let mc_field = format!("spec.stages[{s}].maxConcurrency");
+    match &stage.max_concurrency {
+        Some(IntOrString::Int(n)) if *n < 1 => diags.push(
+            Diagnostic::error(
+                "max-concurrency-too-small",
+                rejected(kind, &run.name, &mc_field, &format!("Invalid value: {n}: maxConcurrency must be at least 1")),
+            )
+            .at(format!("{path}.maxConcurrency")),
+        ),
+        Some(IntOrString::Str(p)) if parse_percent(p).is_none() => diags.push(
+            Diagnostic::error(
+                "max-concurrency-pattern",
+                rejected(kind, &run.name, &mc_field, &format!("Invalid value: {p:?}: {mc_field} in body should match '{PERCENT_PATTERN}'")),
+            )
+            .at(format!("{path}.maxConcurrency")),
+        ),
+        _ => {}
+    }
+    for (side, tasks, max) in [("beforeStageTasks", &stage.before_stage_tasks, 1usize), ("afterStageTasks", &stage.after_stage_tasks, 2)] {
+        if side == "afterStageTasks" && tasks.len() > max {
+            diags.push(
+                Diagnostic::error(
+                    "too-many-tasks",
+                    rejected(kind, &run.name, &format!("spec.stages[{s}].{side}"), &format!("Too many: {}: must have at most {max} items", tasks.len())),
+                )
+                .at(format!("{path}.{side}")),
+            );
+        }
+        for (t, task) in tasks.iter().enumerate() {
+            let tf = format!("spec.stages[{s}].{side}[{t}]");
+            let tp = format!("{path}.{side}[{t}]");
+            if task.kind != "Approval" && task.kind != "TimedWait" {
+                diags.push(
+                    Diagnostic::error(
+                        "task-type-unsupported",
+                        rejected(kind, &run.name, &format!("{tf}.type"), &format!("Unsupported value: {:?}: supported values: \"TimedWait\", \"Approval\"", task.kind)),
+                    )
+                    .at(format!("{tp}.type")),
+                );
+            }
+            if side == "beforeStageTasks" && task.kind == "TimedWait" {
+                diags.push(
+                    Diagnostic::error("before-stage-timed-wait", rejected(kind, &run.name, &format!("spec.stages[{s}].{side}"), "Invalid value: \"array\": BeforeStageTaskType cannot be TimedWait"))
+                        .at(format!("{tp}.type")),
+                );
+            }
+            if let Some(w) = &task.wait_time {
+                if !is_kubefleet_wait_time(w) {
+                    diags.push(
+                        Diagnostic::error(
+                            "wait-time-pattern",
+                            rejected(
+                                kind,
+                                &run.name,
+                                &format!("{tf}.waitTime"),
+                                &format!("Invalid value: {w:?}: {tf}.waitTime in body should match '{WAIT_TIME_PATTERN}'"),
+                            ),
+                        )
+                        .at(format!("{tp}.waitTime")),
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The controller's task validation (initialization errors) and what the tasks mean for the simulation.
+fn check_tasks(run: &StagedRun, stage: &StageConfig, s: usize, key: &str, diags: &mut Vec<Diagnostic>) -> (bool, Option<Duration>, bool) {
+    let path = format!("strategy.stages[{s}]");
+    let before_err = |msg: String| {
+        init_error(
+            "invalid-before-stage-tasks",
+            format!("the before stage tasks are invalid, updateStrategy: `{key}`, stage: {}, err: {msg}", stage.name),
+        )
+        .at(format!("{path}.beforeStageTasks"))
+    };
+    let before = &stage.before_stage_tasks;
+    if before.len() > 1 {
+        diags.push(before_err("beforeStageTasks can have at most one task".into()));
+    }
+    for (t, task) in before.iter().enumerate() {
+        if task.kind != "Approval" {
+            diags.push(before_err(format!("task {t} of type {} is not allowed in beforeStageTasks, allowed type: Approval", task.kind)));
+        } else if task.wait_time.is_some() {
+            diags.push(before_err(format!("task {t} of type Approval cannot have wait duration set")));
+        }
+    }
+    let before_approval = before.iter().any(|t| t.kind == "Approval");
+
+    let after = &stage.after_stage_tasks;
+    let after_err = |msg: String| {
+        init_error(
+            "invalid-after-stage-tasks",
+            format!("the after stage tasks are invalid, updateStrategy: `{key}`, stage: {}, err: {msg}", stage.name),
+        )
+        .at(format!("{path}.afterStageTasks"))
+    };
+    if after.len() == 2 && after[0].kind == after[1].kind {
+        diags.push(after_err(format!("afterStageTasks cannot have two tasks of the same type: {}", after[0].kind)));
+    }
+    let mut after_wait = None;
+    for (t, task) in after.iter().enumerate() {
+        match task.kind.as_str() {
+            "TimedWait" => match &task.wait_time {
+                None => diags.push(after_err(format!("task {t} of type TimedWait has wait duration set to nil"))),
+                Some(w) if is_kubefleet_wait_time(w) => match Duration::parse_go(w) {
+                    Some(d) if d.0 > 0 => after_wait = after_wait.or(Some(d)),
+                    _ => diags.push(after_err(format!("task {t} of type TimedWait has wait duration <= 0"))),
+                },
+                Some(_) => {} // reported by the schema check
+            },
+            "Approval" if task.wait_time.is_some() => diags.push(
+                Diagnostic::warning(
+                    "approval-wait-time-ignored",
+                    format!(
+                        "afterStageTasks[{t}] of stage `{}` is an Approval with a waitTime: the controller silently drops it; the approval waits for a person, not for a time",
+                        stage.name
+                    ),
+                )
+                .at(format!("{path}.afterStageTasks[{t}].waitTime")),
+            ),
+            _ => {}
+        }
+    }
+    let after_approval = after.iter().any(|t: &StageTask| t.kind == "Approval");
+    let _ = run;
+    (before_approval, after_wait, after_approval)
+}
+
+/// `N%` → N when it matches the CRD pattern `^(100|[1-9][0-9]?)%$`.
+pub fn parse_percent(text: &str) -> Option<usize> {
+    let digits = text.strip_suffix('%')?;
+    let ok = digits == "100"
+        || (matches!(digits.len(), 1 | 2) && !digits.starts_with('0') && digits.bytes().all(|b| b.is_ascii_digit()));
+    if ok {
+        digits.parse().ok()
+    } else {
+        None
+    }
+}
+
+/// `calculateMaxConcurrencyValue`: percentages scale down against the stage's cluster count, and a
+/// result of 0 becomes 1. Invalid values (already reported) fall back to the default, 1.
+pub fn effective_max_concurrency(value: Option<&IntOrString>, clusters: usize) -> usize {
+    let v = match value {
+        None => 1,
+        Some(IntOrString::Int(n)) => usize::try_from(*n).unwrap_or(1),
+        Some(IntOrString::Str(p)) => parse_percent(p).map_or(1, |pct| pct * clusters / 100),
+    };
+    v.max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn atoi_matches_go() {
+        assert_eq!(go_atoi("+5"), Ok(5));
+        assert_eq!(go_atoi("-3"), Ok(-3));
+        assert_eq!(go_atoi("007"), Ok(7));
+        assert_eq!(go_atoi("1.0"), Err("strconv.Atoi: parsing \"1.0\": invalid syntax".into()));
+        assert_eq!(go_atoi(" 1"), Err("strconv.Atoi: parsing \" 1\": invalid syntax".into()));
+        assert_eq!(go_atoi(""), Err("strconv.Atoi: parsing \"\": invalid syntax".into()));
+        assert_eq!(
+            go_atoi("99999999999999999999"),
+            Err("strconv.Atoi: parsing \"99999999999999999999\": value out of range".into())
+        );
+    }
+
+    #[test]
+    fn percent_max_concurrency_floors_with_minimum_one() {
+        let p = |s: &str| IntOrString::Str(s.into());
+        assert_eq!(effective_max_concurrency(Some(&p("25%")), 10), 2);
+        assert_eq!(effective_max_concurrency(Some(&p("10%")), 5), 1);
+        assert_eq!(effective_max_concurrency(Some(&p("100%")), 7), 7);
+        assert_eq!(effective_max_concurrency(Some(&IntOrString::Int(50)), 3), 50);
+        assert_eq!(effective_max_concurrency(None, 9), 1);
+        assert_eq!(parse_percent("0%"), None);
+        assert_eq!(parse_percent("05%"), None);
+        assert_eq!(parse_percent("101%"), None);
+    }
+}

@@ -1,0 +1,179 @@
+//! KubeFleet staged update runs (ClusterStagedUpdateStrategy + ClusterStagedUpdateRun): from a
+//! scenario to a plan, through initialization ([`init`]), timing assumptions ([`timing`]) and the
+//! event-driven run ([`simulate`]).
+
+pub mod init;
+pub mod placement;
+pub mod simulate;
+pub mod timing;
+
+use crate::calendar;
+use crate::diag::Diagnostic;
+use crate::model::{Scenario, StagedRun, DEFAULT_START};
+use crate::plan::{AssumptionNote, ClusterStatus, Outcome, Phase, PhaseKind, Plan, StageEta, Summary, Wait};
+
+pub fn plan(scenario: &Scenario, run: &StagedRun) -> Plan {
+    let start = scenario.start.unwrap_or(DEFAULT_START);
+    let (fleet, mut diagnostics) = scenario.fleet();
+    let init = init::initialize(run, &fleet, &mut diagnostics);
+    let timing = timing::Timing::new(&scenario.assumptions, &fleet, &mut diagnostics);
+    let result = simulate::simulate(&init, &timing, &run.run.name, start, &scenario.assumptions.stops);
+
+    let mut assumptions = vec![AssumptionNote {
+        field: "start".into(),
+        value: start.to_string(),
+        defaulted: scenario.start.is_none(),
+    }];
+    timing.notes(&mut assumptions);
+
+    let mut stages = result.stages;
+    // The delete stage exists in every run, but is only worth showing when it deletes something.
+    stages.retain(|s| !(s.delete_stage && s.clusters.is_empty()));
+    let outcome = if init.valid { result.outcome } else { Outcome::Invalid };
+
+    simulation_diagnostics(&stages, &result.events, &result.wait_restarts, scenario, &mut diagnostics);
+    if outcome == Outcome::Invalid {
+        diagnostics.push(Diagnostic::info(
+            "timeline-despite-errors",
+            "the controller would refuse to initialize this run; the timeline shows the stages as far as they could be computed",
+        ));
+    }
+    let summary = summarize(&stages, &diagnostics, start, result.end, init.selected);
+    Plan {
+        kind: "kubefleet-staged",
+        scenario: scenario.name.clone(),
+        run: run.run.name.clone(),
+        start,
+        end: result.end,
+        outcome,
+        stages,
+        events: result.events,
+        diagnostics,
+        summary,
+        assumptions,
+    }
+}
+
+/// Warnings that only the simulated timeline reveals: stuck clusters, blocked gates, weekend waits.
+fn simulation_diagnostics(
+    stages: &[crate::plan::StagePlan],
+    events: &[crate::plan::Event],
+    restarts: &[(String, crate::time::Time, crate::time::Time)],
+    scenario: &Scenario,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let stuck: Vec<&str> = stages.iter().flat_map(|s| &s.clusters).filter(|c| c.stuck_at.is_some()).map(|c| c.name.as_str()).collect();
+    if !stuck.is_empty() {
+        let shown = stuck[..stuck.len().min(5)].join(", ");
+        diags.push(
+            Diagnostic::warning(
+                "update-run-stuck",
+                format!(
+                    "{} cluster update(s) take longer than 5m ({shown}{}): the controller marks the run stuck (UpdateRunStuck, Progressing=False) while they update, although it keeps going",
+                    stuck.len(),
+                    if stuck.len() > 5 { ", …" } else { "" }
+                ),
+            )
+            .at("assumptions.updateDuration"),
+        );
+    }
+    if let Some(failed) = events.iter().find(|e| e.reason == "UpdateRunFailed") {
+        diags.push(Diagnostic::warning("run-fails", format!("the run fails at {}: {}", failed.at, failed.message)).at("assumptions.failures"));
+    }
+    let offset = scenario.assumptions.approvals.business_hours.as_ref().map_or(0, |h| h.utc_offset_minutes);
+    for s in stages {
+        for p in &s.phases {
+            match (p.kind, p.end) {
+                (PhaseKind::Updating, _) => {}
+                (_, None) => diags.push(
+                    Diagnostic::warning(
+                        "run-blocked",
+                        format!("stage `{}` waits forever: {} ({}) never completes under the assumptions", s.name, phase_text(p), p.label),
+                    )
+                    .at(format!("assumptions.{}", if p.kind == PhaseKind::Stopped { "stops" } else { "approvals" })),
+                ),
+                (_, Some(end)) if calendar::spans_weekend(p.start, end, offset) => diags.push(
+                    Diagnostic::info(
+                        "wait-over-weekend",
+                        format!("stage `{}`: {} ({}) runs over a weekend, {} → {} ({})", s.name, phase_text(p), p.label, p.start, end, end.since(p.start)),
+                    )
+                    .at(format!("strategy.stages[{}]", s.index)),
+                ),
+                _ => {}
+            }
+        }
+    }
+    let weekend_updates = stages
+        .iter()
+        .flat_map(|s| &s.clusters)
+        .filter(|c| matches!((c.start, c.end), (Some(a), Some(b)) if calendar::spans_weekend(a, b, offset)))
+        .count();
+    if weekend_updates > 0 {
+        diags.push(Diagnostic::info("updates-on-weekend", format!("{weekend_updates} cluster update(s) run on a Saturday or Sunday")));
+    }
+    for (stage, stop, new_end) in restarts {
+        diags.push(
+            Diagnostic::info(
+                "stop-restarts-timed-wait",
+                format!("the stop at {stop} interrupts stage `{stage}`'s TimedWait: the controller restarts the wait clock from the stop, so it now ends at {new_end} at the earliest"),
+            )
+            .at("assumptions.stops"),
+        );
+    }
+}
+
+fn phase_text(p: &Phase) -> &'static str {
+    match p.kind {
+        PhaseKind::BeforeStageApproval => "the before-stage approval",
+        PhaseKind::AfterStageApproval => "the after-stage approval",
+        PhaseKind::AfterStageTimedWait => "the after-stage TimedWait",
+        PhaseKind::Stopped => "the stop",
+        PhaseKind::Updating => "the update",
+    }
+}
+
+fn summarize(
+    stages: &[crate::plan::StagePlan],
+    diags: &[Diagnostic],
+    start: crate::time::Time,
+    end: Option<crate::time::Time>,
+    selected: usize,
+) -> Summary {
+    let mut waits: Vec<Wait> = stages
+        .iter()
+        .flat_map(|s| {
+            s.phases.iter().filter(|p| p.kind != PhaseKind::Updating).map(|p| Wait {
+                stage: s.name.clone(),
+                kind: p.kind,
+                label: p.label.clone(),
+                start: p.start,
+                duration: p.end.map(|e| e.since(p.start)),
+            })
+        })
+        .collect();
+    // Forever first, then longest; ties keep time order (stable sort).
+    waits.sort_by(|a, b| match (a.duration, b.duration) {
+        (None, None) => std::cmp::Ordering::Equal,
+        (None, _) => std::cmp::Ordering::Less,
+        (_, None) => std::cmp::Ordering::Greater,
+        (Some(x), Some(y)) => y.cmp(&x),
+    });
+    waits.truncate(5);
+    Summary {
+        total_duration: end.map(|e| e.since(start)),
+        clusters: selected,
+        clusters_updated: stages
+            .iter()
+            .filter(|s| !s.delete_stage)
+            .flat_map(|s| &s.clusters)
+            .filter(|c| c.status == ClusterStatus::Succeeded)
+            .count(),
+        errors: diags.iter().filter(|d| d.severity == crate::diag::Severity::Error).count(),
+        warnings: diags.iter().filter(|d| d.severity == crate::diag::Severity::Warning).count(),
+        stage_etas: stages.iter().map(|s| StageEta { stage: s.name.clone(), end: s.end }).collect(),
+        longest_waits: waits,
+    }
+}
+
+#[cfg(test)]
+mod tests;

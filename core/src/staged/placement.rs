@@ -1,0 +1,57 @@
+//! Which clusters the placement schedules (the run's "selected" clusters), per placement type.
+
+use crate::diag::Diagnostic;
+use crate::model::{FleetCluster, Placement};
+use crate::selector;
+
+/// Fleet indexes of the scheduled clusters, in fleet order, plus what the scheduling implies.
+pub fn schedule(placement: &Placement, fleet: &[FleetCluster], diags: &mut Vec<Diagnostic>) -> Vec<usize> {
+    let affine = |fc: &FleetCluster| {
+        placement.affinity.is_empty() || placement.affinity.iter().any(|term| selector::matches(Some(term), &fc.cluster.labels))
+    };
+    match placement.placement_type.as_str() {
+        "PickFixed" => {
+            let mut picked = Vec::new();
+            for (i, name) in placement.cluster_names.iter().enumerate() {
+                match fleet.iter().position(|fc| &fc.cluster.name == name) {
+                    Some(idx) if !picked.contains(&idx) => picked.push(idx),
+                    Some(_) => {}
+                    None => diags.push(
+                        Diagnostic::warning(
+                            "placement-unknown-cluster",
+                            format!("PickFixed names cluster `{name}`, which is not a member cluster of this fleet: the scheduler cannot place it"),
+                        )
+                        .at(format!("strategy.placement.clusterNames[{i}]")),
+                    ),
+                }
+            }
+            picked.sort_unstable();
+            picked
+        }
+        "PickN" => {
+            let mut candidates: Vec<usize> = (0..fleet.len()).filter(|&i| affine(&fleet[i])).collect();
+            candidates.sort_by(|&a, &b| fleet[a].cluster.name.as_bytes().cmp(fleet[b].cluster.name.as_bytes()));
+            let wanted = placement.number_of_clusters.unwrap_or(0).max(0) as usize;
+            candidates.truncate(wanted);
+            diags.push(
+                Diagnostic::info(
+                    "placement-pickn-order",
+                    "PickN: fleetplan assumes the scheduler picks the first matching clusters by name; the real scheduler ranks them by topology spread and preferred affinity",
+                )
+                .at("strategy.placement"),
+            );
+            candidates.sort_unstable();
+            candidates
+        }
+        _ => (0..fleet.len()).filter(|&i| affine(&fleet[i])).collect(),
+    }
+}
+
+/// How many clusters the policy snapshot expects (`PolicyObservedClusterCount`): `None` for PickAll.
+pub fn expected_count(placement: &Placement) -> Option<usize> {
+    match placement.placement_type.as_str() {
+        "PickN" => Some(placement.number_of_clusters.unwrap_or(0).max(0) as usize),
+        "PickFixed" => Some(placement.cluster_names.len()),
+        _ => None,
+    }
+}

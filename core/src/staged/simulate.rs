@@ -1,0 +1,453 @@
+//! The staged update run as a discrete-event state machine: stages in order, a sliding window of
+//! `maxConcurrency` clusters, before/after-stage tasks, stops and resumes, failures, the delete stage.
+//!
+//! Mirrors `pkg/controllers/updaterun/{execution,stop}.go`; every event carries the condition reason the
+//! real controller would set at that moment.
+
+use crate::engine::EventQueue;
+use crate::model::{StopSpec, TaskSide};
+use crate::plan::{ClusterPlan, ClusterStatus, Event, Outcome, Phase, PhaseKind, StagePlan, StageStatus};
+use crate::time::{Duration, Time, MINUTE};
+
+use super::init::{Init, InitStage};
+use super::timing::Timing;
+
+/// The controller marks the run stuck when one cluster has been updating longer than this.
+pub const STUCK_THRESHOLD: Duration = Duration(5 * MINUTE.0);
+
+#[derive(Debug)]
+enum Ev {
+    Enter(usize),
+    BeforeApproved(usize),
+    Done(usize, usize),
+    Failed(usize, usize),
+    Stuck(usize, usize),
+    WaitElapsed(usize, u32),
+    AfterApproved(usize),
+    Stop,
+    Resume,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Step {
+    Before,
+    Updating,
+    After,
+    Finished,
+}
+
+pub struct SimResult {
+    pub stages: Vec<StagePlan>,
+    pub events: Vec<Event>,
+    pub end: Option<Time>,
+    pub outcome: Outcome,
+    /// Notes about stops restarting a TimedWait's clock (the controller's known behaviour).
+    pub wait_restarts: Vec<(String, Time, Time)>,
+}
+
+struct Sim<'a> {
+    init: &'a Init,
+    timing: &'a Timing<'a>,
+    run: &'a str,
+    queue: EventQueue<Ev>,
+    stages: Vec<StagePlan>,
+    events: Vec<Event>,
+    cur: usize,
+    step: Step,
+    next: usize,
+    in_flight: usize,
+    done: usize,
+    before_approved: bool,
+    wait_done: bool,
+    approval_done: bool,
+    wait_gen: u32,
+    stopped: Option<Time>,
+    stop_pending: bool,
+    /// A stage reached while the run was stopped: entered on resume.
+    pending_enter: Option<usize>,
+    outcome: Option<Outcome>,
+    end: Option<Time>,
+    wait_restarts: Vec<(String, Time, Time)>,
+}
+
+pub fn simulate(init: &Init, timing: &Timing, run: &str, start: Time, stops: &[StopSpec]) -> SimResult {
+    let stages = init.stages.iter().enumerate().map(|(i, s)| empty_stage(i, s)).collect();
+    let mut sim = Sim {
+        init,
+        timing,
+        run,
+        queue: EventQueue::with_capacity(64),
+        stages,
+        events: Vec::with_capacity(init.stages.iter().map(|s| s.members.len() * 2 + 4).sum::<usize>() + 4),
+        cur: 0,
+        step: Step::Before,
+        next: 0,
+        in_flight: 0,
+        done: 0,
+        before_approved: false,
+        wait_done: false,
+        approval_done: false,
+        wait_gen: 0,
+        stopped: None,
+        stop_pending: false,
+        pending_enter: None,
+        outcome: None,
+        end: None,
+        wait_restarts: Vec::new(),
+    };
+    sim.emit(start, "UpdateRunInitializedSuccessfully", None, None, "ClusterStagedUpdateRun initialized successfully".into());
+    for s in stops {
+        sim.queue.push(s.at.max(start), Ev::Stop);
+        if let Some(r) = s.resume {
+            sim.queue.push(r.max(s.at).max(start), Ev::Resume);
+        }
+    }
+    sim.emit(start, "UpdateRunProgressing", None, None, "The update run has started".into());
+    sim.queue.push(start, Ev::Enter(0));
+    while let Some((now, ev)) = sim.queue.pop() {
+        if sim.outcome.is_some() {
+            break;
+        }
+        sim.handle(now, ev);
+    }
+    sim.finish()
+}
+
+fn empty_stage(index: usize, s: &InitStage) -> StagePlan {
+    StagePlan {
+        name: s.name.clone(),
+        index,
+        delete_stage: s.delete_stage,
+        max_concurrency: s.max_concurrency,
+        status: StageStatus::NotStarted,
+        start: None,
+        end: None,
+        clusters: s
+            .members
+            .iter()
+            .map(|m| ClusterPlan {
+                name: m.name.clone(),
+                sort_value: m.sort_value,
+                status: ClusterStatus::NotStarted,
+                start: None,
+                end: None,
+                stuck_at: None,
+            })
+            .collect(),
+        phases: Vec::new(),
+    }
+}
+
+impl Sim<'_> {
+    fn emit(&mut self, at: Time, reason: &'static str, stage: Option<usize>, cluster: Option<(usize, usize)>, message: String) {
+        let stage_name = stage.map(|s| self.stages[s].name.clone());
+        let cluster_name = cluster.map(|(s, c)| self.stages[s].clusters[c].name.clone());
+        self.events.push(Event { at, reason, stage: stage_name, cluster: cluster_name, message });
+    }
+
+    fn approval_name(&self, side: TaskSide, stage: usize) -> String {
+        let s = &self.stages[stage].name;
+        match side {
+            TaskSide::Before => format!("{}-before-{s}", self.run),
+            TaskSide::After => format!("{}-after-{s}", self.run),
+        }
+    }
+
+    fn open_phase(&mut self, stage: usize, kind: PhaseKind, start: Time, label: String) {
+        self.stages[stage].phases.push(Phase { kind, start, end: None, label });
+    }
+
+    fn close_phase(&mut self, stage: usize, kind: PhaseKind, end: Time) {
+        if let Some(p) = self.stages[stage].phases.iter_mut().rev().find(|p| p.kind == kind && p.end.is_none()) {
+            p.end = Some(end);
+        }
+    }
+
+    fn handle(&mut self, now: Time, ev: Ev) {
+        match ev {
+            Ev::Enter(s) if self.stopped.is_some() => self.pending_enter = Some(s),
+            Ev::Enter(s) => self.enter(now, s),
+            Ev::BeforeApproved(s) => {
+                let name = self.approval_name(TaskSide::Before, s);
+                self.emit(now, "ApprovalRequestApproved", Some(s), None, format!("{name} approved"));
+                self.close_phase(s, PhaseKind::BeforeStageApproval, now);
+                self.before_approved = true;
+                self.proceed(now);
+            }
+            Ev::Done(s, c) => self.cluster_done(now, s, c),
+            Ev::Failed(s, c) => self.cluster_failed(now, s, c),
+            Ev::Stuck(s, c) => {
+                let cl = &mut self.stages[s].clusters[c];
+                if cl.status == ClusterStatus::NotStarted && cl.start.is_some() {
+                    cl.stuck_at = Some(now);
+                    let name = cl.name.clone();
+                    let stage = self.stages[s].name.clone();
+                    self.emit(
+                        now,
+                        "UpdateRunStuck",
+                        Some(s),
+                        Some((s, c)),
+                        format!("cluster `{name}` in stage {stage} has been updating for more than 5m0s; the run is marked stuck but keeps going"),
+                    );
+                }
+            }
+            Ev::WaitElapsed(s, gen) => {
+                if s == self.cur && self.step == Step::After && gen == self.wait_gen && !self.wait_done {
+                    self.wait_done = true;
+                    self.close_phase(s, PhaseKind::AfterStageTimedWait, now);
+                    self.emit(now, "WaitTimeElapsed", Some(s), None, "the after-stage TimedWait has elapsed".into());
+                    self.proceed(now);
+                }
+            }
+            Ev::AfterApproved(s) => {
+                let name = self.approval_name(TaskSide::After, s);
+                self.emit(now, "ApprovalRequestApproved", Some(s), None, format!("{name} approved"));
+                self.close_phase(s, PhaseKind::AfterStageApproval, now);
+                self.approval_done = true;
+                self.proceed(now);
+            }
+            Ev::Stop => self.stop(now),
+            Ev::Resume => self.resume(now),
+        }
+    }
+
+    /// The run reaches stage `s` (or, past the last one, the delete stage and the end).
+    fn enter(&mut self, now: Time, s: usize) {
+        if s >= self.stages.len() {
+            self.succeed(now);
+            return;
+        }
+        self.cur = s;
+        self.next = 0;
+        self.in_flight = 0;
+        self.done = 0;
+        self.before_approved = false;
+        self.wait_done = false;
+        self.approval_done = false;
+        let stage = &self.init.stages[s];
+        if stage.members.is_empty() {
+            if !stage.delete_stage {
+                let st = &mut self.stages[s];
+                st.status = StageStatus::Skipped;
+                st.start = Some(now);
+                st.end = Some(now);
+                self.emit(now, "StageUpdatingSkippedNoClusters", Some(s), None, "Stage skipped because it has no clusters".into());
+            }
+            self.queue.push(now, Ev::Enter(s + 1));
+            return;
+        }
+        self.stages[s].start = Some(now);
+        self.stages[s].status = StageStatus::Waiting;
+        if stage.before_approval {
+            self.step = Step::Before;
+            let name = self.approval_name(TaskSide::Before, s);
+            self.emit(now, "ApprovalRequestCreated", Some(s), None, format!("approval request {name} created"));
+            self.emit(now, "StageUpdatingWaiting", Some(s), None, "Not all before-stage tasks are completed, waiting for approval".into());
+            let stage_name = self.stages[s].name.clone();
+            self.emit(now, "UpdateRunWaiting", None, None, format!("The updateRun is waiting for before-stage tasks in stage {stage_name} to complete"));
+            self.open_phase(s, PhaseKind::BeforeStageApproval, now, name);
+            if let Some(at) = self.timing.approval(now, &stage_name, TaskSide::Before) {
+                self.queue.push(at.max(now), Ev::BeforeApproved(s));
+            }
+        } else {
+            self.step = Step::Updating;
+            self.start_updating(now);
+        }
+    }
+
+    /// Moves the current stage forward if nothing holds it (approvals, waits, a stop).
+    fn proceed(&mut self, now: Time) {
+        if self.stopped.is_some() {
+            return;
+        }
+        match self.step {
+            Step::Before if self.before_approved => {
+                self.step = Step::Updating;
+                self.start_updating(now);
+            }
+            Step::Updating => self.fill(now),
+            Step::After if self.wait_done && self.approval_done => {
+                let s = self.cur;
+                self.stages[s].end = Some(now);
+                self.stages[s].status = StageStatus::Succeeded;
+                self.emit(now, "StageUpdatingSucceeded", Some(s), None, "All clusters in the stage are updated and all after-stage tasks are completed".into());
+                self.step = Step::Finished;
+                self.queue.push(now, Ev::Enter(s + 1));
+            }
+            _ => {}
+        }
+    }
+
+    fn start_updating(&mut self, now: Time) {
+        let s = self.cur;
+        self.emit(now, "StageUpdatingStarted", Some(s), None, "Clusters in the stage started updating".into());
+        self.emit(now, "UpdateRunProgressing", None, None, format!("The update run is updating stage {}", self.stages[s].name));
+        self.open_phase(s, PhaseKind::Updating, now, format!("maxConcurrency {}", self.stages[s].max_concurrency));
+        self.fill(now);
+    }
+
+    /// Starts clusters in order while the sliding window has room.
+    fn fill(&mut self, now: Time) {
+        let s = self.cur;
+        let stage = &self.init.stages[s];
+        while self.stopped.is_none() && self.in_flight < stage.max_concurrency && self.next < stage.members.len() {
+            let c = self.next;
+            self.next += 1;
+            self.in_flight += 1;
+            let m = &stage.members[c];
+            let d = if stage.delete_stage { self.timing.delete() } else { self.timing.update(&m.name, m.fleet_index) };
+            let cl = &mut self.stages[s].clusters[c];
+            cl.start = Some(now);
+            cl.end = Some(now.plus(d));
+            let verb = if stage.delete_stage { "deleting resources" } else { "updating" };
+            self.emit(now, "ClusterUpdatingStarted", Some(s), Some((s, c)), format!("cluster started {verb}"));
+            match self.timing.failure(&m.name) {
+                Some(after) => {
+                    let at = now.plus(after.unwrap_or(d));
+                    self.stages[s].clusters[c].end = Some(at);
+                    self.queue.push(at, Ev::Failed(s, c));
+                    if at.since(now) > STUCK_THRESHOLD {
+                        self.queue.push(now.plus(STUCK_THRESHOLD), Ev::Stuck(s, c));
+                    }
+                }
+                None => {
+                    self.queue.push(now.plus(d), Ev::Done(s, c));
+                    if d > STUCK_THRESHOLD {
+                        self.queue.push(now.plus(STUCK_THRESHOLD), Ev::Stuck(s, c));
+                    }
+                }
+            }
+        }
+        if self.done == stage.members.len() && self.step == Step::Updating {
+            self.stage_clusters_done(now);
+        }
+    }
+
+    fn cluster_done(&mut self, now: Time, s: usize, c: usize) {
+        self.stages[s].clusters[c].status = ClusterStatus::Succeeded;
+        self.in_flight -= 1;
+        self.done += 1;
+        self.emit(now, "ClusterUpdatingSucceeded", Some(s), Some((s, c)), "cluster updated successfully".into());
+        if self.in_flight == 0 && self.stop_pending {
+            self.stopped_now(now);
+        }
+        self.proceed(now);
+    }
+
+    fn cluster_failed(&mut self, now: Time, s: usize, c: usize) {
+        let name = self.stages[s].clusters[c].name.clone();
+        let stage_name = self.stages[s].name.clone();
+        self.stages[s].clusters[c].status = ClusterStatus::Failed;
+        self.stages[s].clusters[c].end = Some(now);
+        let msg = format!("the cluster `{name}` in the stage {stage_name} has failed");
+        self.emit(now, "ClusterUpdatingFailed", Some(s), Some((s, c)), "cluster update failed".into());
+        self.emit(now, "StageUpdatingFailed", Some(s), None, msg.clone());
+        self.emit(now, "UpdateRunFailed", None, None, msg);
+        // Updates already under way finish on their own; the aborted run no longer tracks them.
+        for cl in self.stages[s].clusters.iter_mut() {
+            if cl.status == ClusterStatus::NotStarted && cl.start.is_some() {
+                cl.status = ClusterStatus::Untracked;
+            }
+        }
+        self.close_phase(s, PhaseKind::Updating, now);
+        self.stages[s].status = StageStatus::Failed;
+        self.stages[s].end = Some(now);
+        self.end = Some(now);
+        self.outcome = Some(Outcome::Failed);
+        self.queue.clear();
+    }
+
+    fn stage_clusters_done(&mut self, now: Time) {
+        let s = self.cur;
+        self.close_phase(s, PhaseKind::Updating, now);
+        let stage = &self.init.stages[s];
+        let (wait, approval) = (stage.after_wait, stage.after_approval);
+        self.step = Step::After;
+        self.wait_done = wait.is_none();
+        self.approval_done = !approval;
+        if wait.is_some() || approval {
+            self.emit(now, "StageUpdatingWaiting", Some(s), None, "All clusters in the stage are updated, waiting for after-stage tasks to complete".into());
+            let stage_name = self.stages[s].name.clone();
+            self.emit(now, "UpdateRunWaiting", None, None, format!("The updateRun is waiting for after-stage tasks in stage {stage_name} to complete"));
+        }
+        if let Some(w) = wait {
+            self.open_phase(s, PhaseKind::AfterStageTimedWait, now, format!("TimedWait {w}"));
+            self.queue.push(now.plus(w), Ev::WaitElapsed(s, self.wait_gen));
+        }
+        if approval {
+            let name = self.approval_name(TaskSide::After, s);
+            self.emit(now, "ApprovalRequestCreated", Some(s), None, format!("approval request {name} created"));
+            self.open_phase(s, PhaseKind::AfterStageApproval, now, name);
+            let stage_name = self.stages[s].name.clone();
+            if let Some(at) = self.timing.approval(now, &stage_name, TaskSide::After) {
+                self.queue.push(at.max(now), Ev::AfterApproved(s));
+            }
+        }
+        self.proceed(now);
+    }
+
+    fn stop(&mut self, now: Time) {
+        if self.stopped.is_some() {
+            return;
+        }
+        self.stopped = Some(now);
+        let s = self.cur;
+        self.emit(
+            now,
+            "UpdateRunStopping",
+            None,
+            None,
+            "The update run is the process of stopping, waiting for all the updating clusters to finish updating before completing the stop process".into(),
+        );
+        self.open_phase(s, PhaseKind::Stopped, now, "run stopped".into());
+        if self.step == Step::Updating && self.in_flight > 0 {
+            self.stop_pending = true;
+            self.emit(now, "StageUpdatingStopping", Some(s), None, "Waiting for all the updating clusters to finish updating before completing the stop process".into());
+        } else {
+            self.stopped_now(now);
+        }
+        if self.step == Step::After && !self.wait_done {
+            if let Some(w) = self.init.stages[s].after_wait {
+                // The controller restarts the TimedWait clock from the stop.
+                self.wait_gen += 1;
+                let new_end = now.plus(w);
+                self.wait_restarts.push((self.stages[s].name.clone(), now, new_end));
+                self.queue.push(new_end, Ev::WaitElapsed(s, self.wait_gen));
+            }
+        }
+    }
+
+    fn stopped_now(&mut self, now: Time) {
+        self.stop_pending = false;
+        let s = self.cur;
+        self.emit(now, "StageUpdatingStopped", Some(s), None, "All the updating clusters have finished updating, the stage is now stopped, waiting to be resumed".into());
+        self.emit(now, "UpdateRunStopped", None, None, "The update run is stopped".into());
+    }
+
+    fn resume(&mut self, now: Time) {
+        if self.stopped.take().is_none() {
+            return;
+        }
+        self.stop_pending = false;
+        self.close_phase(self.cur, PhaseKind::Stopped, now);
+        self.emit(now, "UpdateRunProgressing", None, None, "The update run is resumed".into());
+        match self.pending_enter.take() {
+            Some(s) => self.enter(now, s),
+            None => self.proceed(now),
+        }
+    }
+
+    fn succeed(&mut self, now: Time) {
+        self.end = Some(now);
+        self.outcome = Some(Outcome::Succeeded);
+        self.emit(now, "UpdateRunSucceeded", None, None, "The update run completed successfully".into());
+    }
+
+    fn finish(mut self) -> SimResult {
+        let outcome = self.outcome.unwrap_or(Outcome::Blocked);
+        if outcome == Outcome::Blocked {
+            self.end = None;
+        }
+        SimResult { stages: self.stages, events: self.events, end: self.end, outcome, wait_restarts: self.wait_restarts }
+    }
+}

@@ -1,0 +1,177 @@
+//! How long things take in the simulation: cluster updates (defaults, overrides, seeded jitter),
+//! deletions, and when a person approves a request.
+
+use std::collections::HashMap;
+
+use crate::calendar;
+use crate::diag::Diagnostic;
+use crate::model::{Assumptions, FleetCluster, TaskSide};
+use crate::plan::AssumptionNote;
+use crate::selector;
+use crate::time::{Duration, Time, HOUR, MINUTE};
+
+pub const DEFAULT_UPDATE: Duration = Duration(3 * MINUTE.0);
+pub const DEFAULT_DELETE: Duration = Duration(MINUTE.0);
+pub const DEFAULT_APPROVAL_DELAY: Duration = HOUR;
+
+pub struct Timing<'a> {
+    assumptions: &'a Assumptions,
+    fleet: &'a [FleetCluster],
+    default_update: Duration,
+    by_name: HashMap<&'a str, Duration>,
+    failures: HashMap<&'a str, Option<Duration>>,
+}
+
+impl<'a> Timing<'a> {
+    pub fn new(assumptions: &'a Assumptions, fleet: &'a [FleetCluster], diags: &mut Vec<Diagnostic>) -> Self {
+        let known = |name: &str| fleet.iter().any(|fc| fc.cluster.name == name);
+        let mut by_name = HashMap::new();
+        for (i, o) in assumptions.duration_overrides.iter().enumerate() {
+            if let Some(name) = &o.cluster {
+                if !known(name) {
+                    diags.push(
+                        Diagnostic::warning("unknown-cluster", format!("duration override names cluster `{name}`, which is not in the fleet"))
+                            .at(format!("assumptions.updateDuration.overrides[{i}].cluster")),
+                    );
+                }
+                by_name.entry(name.as_str()).or_insert(o.duration);
+            }
+        }
+        let mut failures = HashMap::new();
+        for (i, f) in assumptions.failures.iter().enumerate() {
+            if !known(&f.cluster) {
+                diags.push(
+                    Diagnostic::warning("unknown-cluster", format!("failure assumption names cluster `{}`, which is not in the fleet", f.cluster))
+                        .at(format!("assumptions.failures[{i}]")),
+                );
+            }
+            failures.insert(f.cluster.as_str(), f.after);
+        }
+        if let Some(h) = &assumptions.approvals.business_hours {
+            if !calendar::ever_open(h) {
+                diags.push(
+                    Diagnostic::error("business-hours-never-open", "business hours never open (no day, or start not before end): no approval would ever be granted")
+                        .at("assumptions.approvals.businessHours"),
+                );
+            }
+        }
+        Timing { assumptions, fleet, default_update: assumptions.update_duration.unwrap_or(DEFAULT_UPDATE), by_name, failures }
+    }
+
+    /// The update duration of a cluster: its own override, else the first matching selector override,
+    /// else the default; then the seeded jitter.
+    pub fn update(&self, name: &str, fleet_index: Option<usize>) -> Duration {
+        let labels = fleet_index.and_then(|i| self.fleet.get(i)).map(|fc| &fc.cluster.labels);
+        let base = self.by_name.get(name).copied().unwrap_or_else(|| {
+            labels
+                .and_then(|l| {
+                    self.assumptions.duration_overrides.iter().find(|o| o.cluster.is_none() && selector::matches(o.selector.as_ref(), l))
+                })
+                .map_or(self.default_update, |o| o.duration)
+        });
+        match &self.assumptions.jitter {
+            Some(j) if j.spread > 0.0 => {
+                let u = unit_hash(j.seed, name);
+                let factor = 1.0 + j.spread * (2.0 * u - 1.0);
+                Duration(((base.0 as f64) * factor).round().max(1.0) as i64)
+            }
+            _ => base,
+        }
+    }
+
+    pub fn delete(&self) -> Duration {
+        self.assumptions.delete_duration.unwrap_or(DEFAULT_DELETE)
+    }
+
+    /// `Some(after)` when the cluster's update fails `after` its start (`None` = at its natural end).
+    pub fn failure(&self, name: &str) -> Option<Option<Duration>> {
+        self.failures.get(name).copied()
+    }
+
+    /// When the approval request for `stage` created at `requested` is approved; `None`: never.
+    pub fn approval(&self, requested: Time, stage: &str, side: TaskSide) -> Option<Time> {
+        let approvals = &self.assumptions.approvals;
+        let o = approvals.overrides.iter().find(|o| o.stage == stage && o.task.is_none_or(|t| t == side));
+        if o.is_some_and(|o| o.never) {
+            return None;
+        }
+        let delay = o.and_then(|o| o.delay).or(approvals.delay).unwrap_or(DEFAULT_APPROVAL_DELAY);
+        match &approvals.business_hours {
+            Some(h) => calendar::add_business_time(requested, delay, h),
+            None => Some(requested.plus(delay)),
+        }
+    }
+
+    /// The assumptions as the plan states them, flagging fleetplan's defaults.
+    pub fn notes(&self, notes: &mut Vec<AssumptionNote>) {
+        let a = self.assumptions;
+        let mut note = |field: &str, value: String, defaulted: bool| notes.push(AssumptionNote { field: field.into(), value, defaulted });
+        note("updateDuration", format!("{} per cluster", self.default_update), a.update_duration.is_none());
+        if !a.duration_overrides.is_empty() {
+            note("updateDuration.overrides", format!("{} override(s)", a.duration_overrides.len()), false);
+        }
+        if let Some(j) = &a.jitter {
+            note("updateDuration.jitter", format!("±{:.0}% (seed {})", j.spread * 100.0, j.seed), false);
+        }
+        note("deleteDuration", format!("{} per to-be-deleted cluster", self.delete()), a.delete_duration.is_none());
+        let delay = a.approvals.delay.unwrap_or(DEFAULT_APPROVAL_DELAY);
+        match &a.approvals.business_hours {
+            Some(h) => note(
+                "approvals",
+                format!(
+                    "granted {delay} of business time after the request; business hours {:02}:{:02}-{:02}:{:02} UTC{} on {}",
+                    h.start / 60,
+                    h.start % 60,
+                    h.end / 60,
+                    h.end % 60,
+                    if h.utc_offset.is_empty() { "+00:00" } else { &h.utc_offset },
+                    h.days.iter().filter_map(|d| crate::model::WEEKDAY_NAMES.get((*d as usize).wrapping_sub(1))).copied().collect::<Vec<_>>().join(",")
+                ),
+                a.approvals.delay.is_none(),
+            ),
+            None => note("approvals", format!("granted {delay} after the request, any day, any hour"), a.approvals.delay.is_none()),
+        }
+        if !a.approvals.overrides.is_empty() {
+            note("approvals.overrides", format!("{} override(s)", a.approvals.overrides.len()), false);
+        }
+        note(
+            "failures",
+            if a.failures.is_empty() { "none: every update succeeds".into() } else { a.failures.iter().map(|f| f.cluster.as_str()).collect::<Vec<_>>().join(", ") },
+            a.failures.is_empty(),
+        );
+        if !a.stops.is_empty() {
+            note("stops", format!("{} stop/resume period(s)", a.stops.len()), false);
+        }
+    }
+}
+
+/// A uniform number in [0, 1) from the seed and a cluster name: FNV-1a, then SplitMix64 to spread the
+/// bits. Keyed by name, so adding a cluster never changes another cluster's duration.
+fn unit_hash(seed: u64, name: &str) -> f64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in name.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    let mut z = h ^ seed.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^= z >> 31;
+    (z >> 11) as f64 / (1u64 << 53) as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jitter_hash_is_stable_and_in_range() {
+        let a = unit_hash(42, "member1");
+        assert_eq!(a, unit_hash(42, "member1"));
+        assert_ne!(a, unit_hash(43, "member1"));
+        for i in 0..1000 {
+            let u = unit_hash(7, &format!("c{i}"));
+            assert!((0.0..1.0).contains(&u));
+        }
+    }
+}
