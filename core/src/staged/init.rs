@@ -255,8 +255,14 @@ pub fn initialize(run: &StagedRun, fleet: &[FleetCluster], diags: &mut Vec<Diagn
 
 fn delete_stage(run: &StagedRun, fleet: &[FleetCluster], selected: &HashSet<usize>, diags: &mut Vec<Diagnostic>) -> InitStage {
     let mut members: Vec<Member> = Vec::new();
+    let index: HashMap<&str, usize> = if run.delete_clusters.is_empty() {
+        HashMap::new()
+    } else {
+        fleet.iter().enumerate().map(|(i, fc)| (fc.cluster.name.as_str(), i)).collect()
+    };
+    let mut listed: HashSet<&str> = HashSet::new();
     for (i, name) in run.delete_clusters.iter().enumerate() {
-        let fleet_index = fleet.iter().position(|fc| &fc.cluster.name == name);
+        let fleet_index = index.get(name.as_str()).copied();
         if fleet_index.is_some_and(|idx| selected.contains(&idx)) {
             diags.push(
                 Diagnostic::error(
@@ -267,7 +273,7 @@ fn delete_stage(run: &StagedRun, fleet: &[FleetCluster], selected: &HashSet<usiz
             );
             continue;
         }
-        if members.iter().any(|m| &m.name == name) {
+        if !listed.insert(name.as_str()) {
             continue;
         }
         members.push(Member { name: name.clone(), fleet_index, sort_value: None });

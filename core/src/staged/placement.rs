@@ -1,5 +1,7 @@
 //! Which clusters the placement schedules (the run's "selected" clusters), per placement type.
 
+use std::collections::HashMap;
+
 use crate::diag::Diagnostic;
 use crate::model::{FleetCluster, Placement};
 use crate::selector;
@@ -11,11 +13,11 @@ pub fn schedule(placement: &Placement, fleet: &[FleetCluster], diags: &mut Vec<D
     };
     match placement.placement_type.as_str() {
         "PickFixed" => {
+            let index: HashMap<&str, usize> = fleet.iter().enumerate().map(|(i, fc)| (fc.cluster.name.as_str(), i)).collect();
             let mut picked = Vec::new();
             for (i, name) in placement.cluster_names.iter().enumerate() {
-                match fleet.iter().position(|fc| &fc.cluster.name == name) {
-                    Some(idx) if !picked.contains(&idx) => picked.push(idx),
-                    Some(_) => {}
+                match index.get(name.as_str()) {
+                    Some(&idx) => picked.push(idx),
                     None => diags.push(
                         Diagnostic::warning(
                             "placement-unknown-cluster",
@@ -26,6 +28,7 @@ pub fn schedule(placement: &Placement, fleet: &[FleetCluster], diags: &mut Vec<D
                 }
             }
             picked.sort_unstable();
+            picked.dedup();
             picked
         }
         "PickN" => {
