@@ -1,1 +1,334 @@
-//! (in progress)
+//! The fleetplan scenario format (documents without `apiVersion`) decoded into a [`Scenario`].
+//!
+//! Decoding never stops at the first problem: a field of the wrong type is reported with its path and
+//! position and left at its default, so one run of the tool shows every mistake and the rest of the plan
+//! still renders. Every path read is recorded in the scenario's SourceMap for later diagnostics.
+
+mod assumptions;
+pub(crate) mod read;
+mod strategy;
+
+use std::collections::BTreeMap;
+
+pub(crate) use read::{Path, Reader};
+
+use crate::diag::{Diagnostic, Location, SourceMap};
+use crate::model::{
+    Assumptions, Cluster, ClusterGenerator, ClusterVersion, LabelSpread, MaintenanceExclusion, MaintenancePolicy,
+    MaintenanceWindow, Scenario, SpreadMode, StagedRun, Strategy,
+};
+use crate::source::{Node, Value};
+use read::get;
+
+/// Strategy kinds the format knows, for the "unknown kind" message.
+pub const KINDS: &[&str] = &["kubefleet-staged"];
+
+/// Name given to the strategy object when a scenario does not name it.
+pub const DEFAULT_STRATEGY_NAME: &str = "example-strategy";
+
+const ROOT_KEYS: &[&str] = &["name", "description", "start", "clusters", "generate", "strategy", "assumptions"];
+const CLUSTER_KEYS: &[&str] = &["name", "labels", "fleet", "version", "releaseChannel", "maintenance"];
+const VERSION_KEYS: &[&str] = &["controlPlane", "node"];
+const MAINTENANCE_KEYS: &[&str] = &["window", "exclusions"];
+const WINDOW_KEYS: &[&str] = &["daily", "recurring", "start", "end", "recurrence"];
+const RECURRING_KEYS: &[&str] = &["start", "end", "recurrence"];
+const DAILY_KEYS: &[&str] = &["start"];
+const EXCLUSION_KEYS: &[&str] = &["name", "start", "end", "scope"];
+const GENERATOR_KEYS: &[&str] = &["count", "name", "first", "labels"];
+const SPREAD_KEYS: &[&str] = &["values", "spread", "mode", "index"];
+const STRATEGY_KEYS: &[&str] = &["kind", "name", "namespace", "stages", "run", "placement", "deleteClusters"];
+
+/// One decoded fleetplan document.
+#[derive(Clone, Debug)]
+pub struct Document {
+    /// With a default strategy when the document has none (see `has_strategy`).
+    pub scenario: Scenario,
+    /// False for a document that only supplies clusters, `start` or assumptions to manifests.
+    pub has_strategy: bool,
+    /// Scenario path → where it was written; also folded into `scenario.origin`.
+    pub origin: Vec<(String, Location)>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Decodes one fleetplan-format document read from `file`.
+pub fn decode_document(doc: &Node, file: &str) -> Document {
+    let mut r = Reader::new(file, true);
+    let root = Path::root();
+    let mut scenario = Scenario {
+        name: None,
+        description: None,
+        start: None,
+        clusters: Vec::new(),
+        generate: Vec::new(),
+        strategy: Strategy::KubefleetStaged(StagedRun { name: DEFAULT_STRATEGY_NAME.into(), ..Default::default() }),
+        assumptions: Assumptions::default(),
+        origin: SourceMap::default(),
+    };
+    let mut has_strategy = false;
+    if let Some(m) = r.map(doc, &root, ROOT_KEYS) {
+        if let Some(v) = get(m, "name") {
+            scenario.name = r.string(v, &root.field("name"));
+        }
+        if let Some(v) = get(m, "description") {
+            scenario.description = r.string(v, &root.field("description"));
+        }
+        if let Some(v) = get(m, "start") {
+            scenario.start = r.time(v, &root.field("start"));
+        }
+        if let Some(v) = get(m, "clusters") {
+            scenario.clusters = r.clusters(v, &root.field("clusters"));
+        }
+        if let Some(v) = get(m, "generate") {
+            scenario.generate = r.generators(v, &root.field("generate"));
+        }
+        if let Some(v) = get(m, "strategy") {
+            has_strategy = true;
+            scenario.strategy = r.strategy(v, &root.field("strategy"));
+        }
+        if let Some(v) = get(m, "assumptions") {
+            scenario.assumptions = r.assumptions(v, &root.field("assumptions"));
+        }
+    } else if !doc.is_null() {
+        // `map` reported the type; say what a scenario looks like too.
+        r.diags.push(Diagnostic::info("scenario-shape", "a fleetplan scenario is a mapping with `clusters`, `strategy` and `assumptions`; see docs/scenario-format.md"));
+    }
+    for (path, loc) in &r.origin {
+        scenario.origin.insert(path.clone(), loc.clone());
+    }
+    Document { scenario, has_strategy, origin: r.origin, diagnostics: r.diags }
+}
+
+impl Reader<'_> {
+    pub(crate) fn clusters(&mut self, n: &Node, p: &Path) -> Vec<Cluster> {
+        let Some(items) = self.seq(n, p) else { return Vec::new() };
+        items.iter().enumerate().filter_map(|(i, item)| self.cluster(item, &p.index(i))).collect()
+    }
+
+    fn cluster(&mut self, n: &Node, p: &Path) -> Option<Cluster> {
+        let m = self.map(n, p, CLUSTER_KEYS)?;
+        let mut c = Cluster::default();
+        if let Some(v) = get(m, "name") {
+            c.name = self.string(v, &p.field("name")).unwrap_or_default();
+        }
+        if let Some(v) = get(m, "labels") {
+            c.labels = self.labels(v, &p.field("labels"));
+        }
+        if let Some(v) = get(m, "fleet") {
+            c.fleet = self.string(v, &p.field("fleet"));
+        }
+        if let Some(v) = get(m, "version") {
+            let vp = p.field("version");
+            if let Some(vm) = self.map(v, &vp, VERSION_KEYS) {
+                let control_plane = get(vm, "controlPlane").and_then(|x| self.string(x, &vp.field("controlPlane")));
+                let node = get(vm, "node").and_then(|x| self.string(x, &vp.field("node")));
+                c.version = Some(ClusterVersion { control_plane, node });
+            }
+        }
+        if let Some(v) = get(m, "releaseChannel") {
+            c.release_channel = self.string(v, &p.field("releaseChannel"));
+        }
+        if let Some(v) = get(m, "maintenance") {
+            c.maintenance = self.maintenance(v, &p.field("maintenance"));
+        }
+        Some(c)
+    }
+
+    fn maintenance(&mut self, n: &Node, p: &Path) -> Option<MaintenancePolicy> {
+        let m = self.map(n, p, MAINTENANCE_KEYS)?;
+        let mut policy = MaintenancePolicy::default();
+        if let Some(v) = get(m, "window") {
+            policy.window = self.window(v, &p.field("window"));
+        }
+        if let Some(v) = get(m, "exclusions") {
+            let xp = p.field("exclusions");
+            if let Some(items) = self.seq(v, &xp) {
+                for (i, item) in items.iter().enumerate() {
+                    let ip = xp.index(i);
+                    let Some(em) = self.map(item, &ip, EXCLUSION_KEYS) else { continue };
+                    let text = |key: &str, r: &mut Self| get(em, key).and_then(|x| r.string(x, &ip.field(key))).unwrap_or_default();
+                    let exclusion = MaintenanceExclusion {
+                        name: text("name", self),
+                        start: text("start", self),
+                        end: text("end", self),
+                        scope: text("scope", self),
+                    };
+                    policy.exclusions.push(exclusion);
+                }
+            }
+        }
+        Some(policy)
+    }
+
+    /// `{daily: "03:00"}`, `{start, end, recurrence}`, or the serialized `{daily: {start}}` /
+    /// `{recurring: {start, end, recurrence}}`.
+    fn window(&mut self, n: &Node, p: &Path) -> Option<MaintenanceWindow> {
+        let m = self.map(n, p, WINDOW_KEYS)?;
+        if let Some(v) = get(m, "daily") {
+            let dp = p.field("daily");
+            if let Value::Scalar(_) = v.value {
+                return self.string(v, &dp).map(|start| MaintenanceWindow::Daily { start });
+            }
+            let dm = self.map(v, &dp, DAILY_KEYS)?;
+            let start = get(dm, "start").and_then(|x| self.string(x, &dp.field("start"))).unwrap_or_default();
+            return Some(MaintenanceWindow::Daily { start });
+        }
+        let (fields, fp) = match get(m, "recurring") {
+            Some(v) => {
+                let rp = p.field("recurring");
+                (self.map(v, &rp, RECURRING_KEYS)?, rp)
+            }
+            None => (m, p.clone()),
+        };
+        let text = |key: &str, r: &mut Self| get(fields, key).and_then(|x| r.string(x, &fp.field(key)));
+        let start = text("start", self);
+        let end = text("end", self);
+        let recurrence = text("recurrence", self);
+        match (start, end, recurrence) {
+            (Some(start), Some(end), Some(recurrence)) => Some(MaintenanceWindow::Recurring { start, end, recurrence }),
+            _ => {
+                self.error("missing-field", "a maintenance window needs `daily`, or `start`, `end` and `recurrence`", p, n);
+                None
+            }
+        }
+    }
+
+    fn generators(&mut self, n: &Node, p: &Path) -> Vec<ClusterGenerator> {
+        let Some(items) = self.seq(n, p) else { return Vec::new() };
+        items.iter().enumerate().filter_map(|(i, item)| self.generator(item, &p.index(i))).collect()
+    }
+
+    fn generator(&mut self, n: &Node, p: &Path) -> Option<ClusterGenerator> {
+        let m = self.map(n, p, GENERATOR_KEYS)?;
+        let count = match get(m, "count") {
+            Some(v) => self.count(v, &p.field("count")),
+            None => {
+                self.missing("count", p, n);
+                None
+            }
+        };
+        let name = match get(m, "name") {
+            Some(v) => self.string(v, &p.field("name")),
+            None => {
+                self.missing("name", p, n);
+                None
+            }
+        };
+        let first = get(m, "first").and_then(|v| self.count(v, &p.field("first"))).unwrap_or(1);
+        let mut labels = BTreeMap::new();
+        if let Some(v) = get(m, "labels") {
+            let lp = p.field("labels");
+            match &v.value {
+                Value::Map(entries) => {
+                    self.note(&lp, v);
+                    for e in entries {
+                        if let Some(spread) = self.spread(&e.value, &lp.field(&e.key)) {
+                            labels.insert(e.key.clone(), spread);
+                        }
+                    }
+                }
+                _ => self.wrong_type("a mapping of label keys to values", &lp, v),
+            }
+        }
+        Some(ClusterGenerator { count: count?, name: name?, first, labels })
+    }
+
+    /// One value, a list (cycled), `{values, spread: cycle|blocks}`, or `{index: true}`.
+    fn spread(&mut self, n: &Node, p: &Path) -> Option<LabelSpread> {
+        match &n.value {
+            Value::Scalar(_) => {
+                let value = self.label_value(n, p)?;
+                Some(LabelSpread { values: vec![value], mode: SpreadMode::Cycle })
+            }
+            Value::Seq(items) => {
+                self.note(p, n);
+                let values: Vec<String> = items.iter().enumerate().filter_map(|(i, v)| self.label_value(v, &p.index(i))).collect();
+                if values.is_empty() {
+                    self.error("invalid-value", "a generated label needs at least one value", p, n);
+                    return None;
+                }
+                Some(LabelSpread { values, mode: SpreadMode::Cycle })
+            }
+            Value::Map(_) => {
+                let m = self.map(n, p, SPREAD_KEYS)?;
+                let mut mode = SpreadMode::Cycle;
+                for key in ["spread", "mode"] {
+                    let Some(v) = get(m, key) else { continue };
+                    let kp = p.field(key);
+                    match self.string(v, &kp).as_deref() {
+                        Some("cycle") => mode = SpreadMode::Cycle,
+                        Some("blocks") => mode = SpreadMode::Blocks,
+                        Some("index") => mode = SpreadMode::Index,
+                        Some(other) => {
+                            self.error("invalid-value", format!("`{key}` must be `cycle` or `blocks`, found `{other}`"), &kp, v)
+                        }
+                        None => {}
+                    }
+                }
+                if let Some(v) = get(m, "index") {
+                    if self.boolean(v, &p.field("index")) == Some(true) {
+                        mode = SpreadMode::Index;
+                    }
+                }
+                let values = match get(m, "values") {
+                    Some(v) => {
+                        let vp = p.field("values");
+                        match &v.value {
+                            Value::Seq(items) => {
+                                self.note(&vp, v);
+                                items.iter().enumerate().filter_map(|(i, x)| self.label_value(x, &vp.index(i))).collect()
+                            }
+                            _ => self.label_value(v, &vp).into_iter().collect(),
+                        }
+                    }
+                    None => Vec::new(),
+                };
+                if values.is_empty() && mode != SpreadMode::Index {
+                    self.error("missing-field", "a generated label needs `values` (or `index: true`)", p, n);
+                    return None;
+                }
+                Some(LabelSpread { values, mode })
+            }
+        }
+    }
+
+    fn strategy(&mut self, n: &Node, p: &Path) -> Strategy {
+        let mut run = StagedRun { name: DEFAULT_STRATEGY_NAME.into(), ..Default::default() };
+        let Some(m) = self.map(n, p, STRATEGY_KEYS) else { return Strategy::KubefleetStaged(run) };
+        if let Some(v) = get(m, "kind") {
+            let kp = p.field("kind");
+            if let Some(kind) = self.string(v, &kp) {
+                if !KINDS.contains(&kind.as_str()) {
+                    let mut msg = format!("unknown strategy kind `{kind}`; known kinds: {}", KINDS.join(", "));
+                    if let Some(s) = read::suggest(&kind, KINDS) {
+                        msg.push_str(&format!(" (did you mean `{s}`?)"));
+                    }
+                    self.error("unknown-kind", msg, &kp, v);
+                }
+            }
+        }
+        if let Some(v) = get(m, "name") {
+            if let Some(name) = self.string(v, &p.field("name")) {
+                run.name = name;
+            }
+        }
+        if let Some(v) = get(m, "namespace") {
+            run.namespace = self.string(v, &p.field("namespace"));
+        }
+        if let Some(v) = get(m, "stages") {
+            run.stages = self.stages(v, &p.field("stages"));
+        }
+        if let Some(v) = get(m, "run") {
+            run.run = self.run(v, &p.field("run"));
+        }
+        if let Some(v) = get(m, "placement") {
+            run.placement = self.placement(v, &p.field("placement"));
+        }
+        if let Some(v) = get(m, "deleteClusters") {
+            run.delete_clusters = self.strings(v, &p.field("deleteClusters"));
+        }
+        Strategy::KubefleetStaged(run)
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,1 +1,74 @@
-//! (in progress)
+//! The built-in example scenarios, compiled into the crate so every front end can offer them offline.
+
+/// One example: a short name to ask for it by, a one-line title, and its text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Example {
+    pub name: &'static str,
+    pub title: &'static str,
+    pub text: &'static str,
+}
+
+/// The default scenario front ends open with.
+pub const DEFAULT: &str = "staged";
+
+static EXAMPLES: &[Example] = &[
+    Example {
+        name: "staged",
+        title: "KubeFleet docs' staging → canary → production rollout over 7 clusters",
+        text: include_str!("../../examples/staged.yaml"),
+    },
+    Example {
+        name: "kubefleet-manifests",
+        title: "the same rollout as real KubeFleet objects (MemberCluster, CRP, strategy, run)",
+        text: include_str!("../../examples/kubefleet-manifests.yaml"),
+    },
+    Example {
+        name: "large-fleet",
+        title: "2,000 generated clusters in 10 rings with percentage concurrency",
+        text: include_str!("../../examples/large-fleet.yaml"),
+    },
+    Example {
+        name: "cluster-in-no-stage",
+        title: "a strategy that leaves two clusters out: KubeFleet refuses the run",
+        text: include_str!("../../examples/cluster-in-no-stage.yaml"),
+    },
+];
+
+pub fn all() -> &'static [Example] {
+    EXAMPLES
+}
+
+pub fn get(name: &str) -> Option<&'static Example> {
+    EXAMPLES.iter().find(|e| e.name == name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::input::{load, Source};
+
+    #[test]
+    fn every_example_loads_without_errors() {
+        for e in all() {
+            let loaded = load(&[Source { name: e.name, text: e.text }]);
+            let errors: Vec<String> = loaded.diagnostics.iter().filter(|d| d.is_error()).map(|d| d.to_string()).collect();
+            assert!(errors.is_empty(), "{}: {errors:#?}", e.name);
+            let warnings: Vec<String> =
+                loaded.diagnostics.iter().filter(|d| d.severity == crate::Severity::Warning).map(|d| d.to_string()).collect();
+            assert!(warnings.is_empty(), "{}: {warnings:#?}", e.name);
+            assert_eq!(loaded.scenarios.len(), 1, "{}", e.name);
+        }
+        assert!(get(DEFAULT).is_some());
+        assert!(get("nope").is_none());
+    }
+
+    #[test]
+    fn the_manifest_example_is_the_staged_example() {
+        let staged = load(&[Source { name: "a", text: get("staged").unwrap().text }]).scenarios.remove(0);
+        let manifests = load(&[Source { name: "b", text: get("kubefleet-manifests").unwrap().text }]).scenarios.remove(0);
+        assert_eq!(staged.strategy, manifests.strategy);
+        assert_eq!(staged.clusters, manifests.clusters);
+        assert_eq!(staged.start, manifests.start);
+        assert_eq!(staged.assumptions, manifests.assumptions);
+    }
+}

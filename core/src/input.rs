@@ -1,7 +1,15 @@
 //! Reading input text (fleetplan scenarios, KubeFleet manifests, YAML or JSON) into scenarios.
+//!
+//! All sources form one set of documents, so a fleet in one file and a strategy in another work. A
+//! document with `apiVersion` is a KubeFleet object; one without is fleetplan's own format. A fleetplan
+//! document without `strategy` supplies `start`, assumptions and extra clusters to the scenarios built
+//! from manifests.
 
-use crate::diag::Diagnostic;
-use crate::model::Scenario;
+use crate::decode::{self, Document};
+use crate::diag::{Diagnostic, Location};
+use crate::model::{Assumptions, Cluster, ClusterGenerator, Scenario};
+use crate::source::{self, Node};
+use crate::time::Time;
 
 /// One input text and the name to report it by (a file path, `<stdin>`, `example:NAME`).
 #[derive(Clone, Copy, Debug)]
@@ -16,7 +24,166 @@ pub struct Loaded {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// Reads every source. STUB: replaced by the real reader.
-pub fn load(_sources: &[Source]) -> Loaded {
-    Loaded::default()
+impl Loaded {
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+}
+
+/// Reads every source: one scenario per fleetplan document with a `strategy`, plus one per KubeFleet
+/// update run found among the manifests. Every problem found on the way is in `diagnostics`.
+pub fn load(sources: &[Source]) -> Loaded {
+    let mut out = Loaded::default();
+    let mut manifests: Vec<(Node, &str)> = Vec::new();
+    let mut contexts: Vec<Document> = Vec::new();
+    let mut documents = 0;
+    for src in sources {
+        let (docs, diags) = source::parse(src.text, src.name);
+        out.diagnostics.extend(diags);
+        for doc in docs {
+            documents += 1;
+            if doc.get("apiVersion").is_some() {
+                manifests.push((doc, src.name));
+                continue;
+            }
+            let decoded = decode::decode_document(&doc, src.name);
+            out.diagnostics.extend(decoded.diagnostics.iter().cloned());
+            if decoded.has_strategy {
+                out.scenarios.push(decoded.scenario);
+            } else {
+                contexts.push(decoded);
+            }
+        }
+    }
+    if !manifests.is_empty() {
+        let docs: Vec<(&Node, &str)> = manifests.iter().map(|(n, f)| (n, *f)).collect();
+        let (scenarios, diags) = crate::manifests::import(&docs);
+        out.diagnostics.extend(diags);
+        let context = Context::merge(&contexts, &mut out.diagnostics);
+        for mut s in scenarios {
+            context.apply(&mut s);
+            out.scenarios.push(s);
+        }
+    } else if !contexts.is_empty() && !out.scenarios.is_empty() {
+        let mut d = Diagnostic::warning(
+            "unused-document",
+            "this document has no `strategy`, and there are no KubeFleet objects it could add to; it is ignored",
+        );
+        d.location = contexts.first().and_then(|c| c.origin.first()).map(|(_, l)| l.clone());
+        out.diagnostics.push(d);
+    }
+    if out.scenarios.is_empty() && !out.has_errors() {
+        let message = if documents == 0 {
+            "no scenario or KubeFleet objects found".to_string()
+        } else if manifests.is_empty() {
+            "no scenario or KubeFleet objects found: no document has a `strategy`, and there are no KubeFleet objects".to_string()
+        } else {
+            "no scenario or KubeFleet objects found: the KubeFleet objects contain no update run or update strategy".to_string()
+        };
+        out.diagnostics.push(Diagnostic::error("no-scenario", message));
+    }
+    out
+}
+
+/// What strategy-less fleetplan documents add to every manifest-derived scenario.
+#[derive(Default)]
+struct Context {
+    name: Option<String>,
+    description: Option<String>,
+    start: Option<Time>,
+    assumptions: Option<Assumptions>,
+    clusters: Vec<Cluster>,
+    generate: Vec<ClusterGenerator>,
+    /// Paths as if the context's clusters and generators were numbered from 0.
+    origin: Vec<(String, Location)>,
+}
+
+impl Context {
+    fn merge(docs: &[Document], diags: &mut Vec<Diagnostic>) -> Context {
+        let mut ctx = Context::default();
+        for doc in docs {
+            let s = &doc.scenario;
+            let (cluster_base, generate_base) = (ctx.clusters.len(), ctx.generate.len());
+            ctx.name = ctx.name.take().or_else(|| s.name.clone());
+            ctx.description = ctx.description.take().or_else(|| s.description.clone());
+            if s.start.is_some() {
+                if ctx.start.is_some() && ctx.start != s.start {
+                    diags.push(later_wins("start", doc));
+                }
+                ctx.start = s.start;
+            }
+            if s.assumptions != Assumptions::default() {
+                if ctx.assumptions.is_some() {
+                    diags.push(later_wins("assumptions", doc));
+                }
+                ctx.assumptions = Some(s.assumptions.clone());
+            }
+            ctx.clusters.extend(s.clusters.iter().cloned());
+            ctx.generate.extend(s.generate.iter().cloned());
+            for (path, loc) in &doc.origin {
+                let shifted = shift(path, "clusters", cluster_base).or_else(|| shift(path, "generate", generate_base));
+                ctx.origin.push((shifted.unwrap_or_else(|| path.clone()), loc.clone()));
+            }
+        }
+        ctx
+    }
+
+    fn apply(&self, s: &mut Scenario) {
+        let (cluster_base, generate_base) = (s.clusters.len(), s.generate.len());
+        if s.name.is_none() {
+            s.name.clone_from(&self.name);
+        }
+        if s.description.is_none() {
+            s.description.clone_from(&self.description);
+        }
+        if self.start.is_some() {
+            s.start = self.start;
+        }
+        if let Some(a) = &self.assumptions {
+            s.assumptions = a.clone();
+        }
+        s.clusters.extend(self.clusters.iter().cloned());
+        s.generate.extend(self.generate.iter().cloned());
+        for (path, loc) in &self.origin {
+            let path = shift(path, "clusters", cluster_base)
+                .or_else(|| shift(path, "generate", generate_base))
+                .unwrap_or_else(|| path.clone());
+            s.origin.insert(path, loc.clone());
+        }
+    }
+}
+
+fn later_wins(field: &str, doc: &Document) -> Diagnostic {
+    let mut d = Diagnostic::warning("conflicting-documents", format!("`{field}` is given by several documents; the last one is used"));
+    d.location = doc.origin.iter().find(|(p, _)| p == field).map(|(_, l)| l.clone());
+    d.at(field)
+}
+
+/// `clusters[3].labels` shifted by 2 → `clusters[5].labels`; `None` when `path` is not under `list`.
+fn shift(path: &str, list: &str, by: usize) -> Option<String> {
+    let rest = path.strip_prefix(list)?.strip_prefix('[')?;
+    let (n, tail) = rest.split_once(']')?;
+    let n: usize = n.parse().ok()?;
+    Some(format!("{list}[{}]{tail}", n + by))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_input_is_an_error() {
+        let loaded = load(&[Source { name: "empty.yaml", text: "# nothing here\n" }]);
+        assert!(loaded.scenarios.is_empty());
+        assert_eq!(loaded.diagnostics.len(), 1);
+        assert_eq!(loaded.diagnostics[0].message, "no scenario or KubeFleet objects found");
+        assert!(load(&[]).has_errors());
+    }
+
+    #[test]
+    fn paths_shift_by_list() {
+        assert_eq!(shift("clusters[3].labels", "clusters", 2).as_deref(), Some("clusters[5].labels"));
+        assert_eq!(shift("clusters", "clusters", 2), None);
+        assert_eq!(shift("generate[0]", "clusters", 2), None);
+    }
 }

@@ -361,8 +361,13 @@ impl<'f> Builder<'f> {
                 }
             }
             Some(Frame::Seq { items, .. }) => items.push(node),
-            Some(Frame::Map { entries, key, .. }) => match key.take() {
+            Some(Frame::Map { entries, key, line, column, .. }) => match key.take() {
                 None => {
+                    // yaml-rust2 marks a block mapping at its first `:`; the user thinks of it as
+                    // starting at its first key.
+                    if entries.is_empty() && (node.line, node.column) < (*line, *column) {
+                        (*line, *column) = (node.line, node.column);
+                    }
                     let text = match &node.value {
                         Value::Scalar(s) => Some(s.text.clone()),
                         _ => None,

@@ -1,0 +1,378 @@
+//! Typed reading of document nodes: every "expected X, found Y" and "unknown field" diagnostic is made
+//! here, with the field's path and location, so each decoder only says what it expects.
+
+use crate::diag::{Diagnostic, Location};
+use crate::source::{Entry, Node, Resolved, Value};
+use crate::time::{Duration, Time};
+
+/// Where a value sits: `report` is the path diagnostics print (for a manifest, prefixed by the object,
+/// e.g. `ClusterStagedUpdateStrategy/s: spec.stages[0]`); `origin` is the scenario path recorded in the
+/// SourceMap so that later validation errors on the scenario find the same line.
+#[derive(Clone, Debug)]
+pub(crate) struct Path {
+    pub prefix: String,
+    pub report: String,
+    pub origin: String,
+}
+
+impl Path {
+    /// The same path in both worlds (the fleetplan format, whose paths are the scenario's).
+    pub fn root() -> Path {
+        Path { prefix: String::new(), report: String::new(), origin: String::new() }
+    }
+
+    /// A manifest object: reported as `prefix + report`, recorded under `origin`.
+    pub fn object(prefix: String, report: &str, origin: &str) -> Path {
+        Path { prefix, report: report.to_string(), origin: origin.to_string() }
+    }
+
+    pub fn field(&self, key: &str) -> Path {
+        Path { prefix: self.prefix.clone(), report: join(&self.report, key), origin: join(&self.origin, key) }
+    }
+
+    /// A field that exists in the report's shape only (manifest nesting the scenario does not have).
+    pub fn report_field(&self, key: &str) -> Path {
+        Path { prefix: self.prefix.clone(), report: join(&self.report, key), origin: self.origin.clone() }
+    }
+
+    /// Different names on each side: `report_key` in the input, `origin_key` in the scenario.
+    pub fn renamed(&self, report_key: &str, origin_key: &str) -> Path {
+        Path { prefix: self.prefix.clone(), report: join(&self.report, report_key), origin: join(&self.origin, origin_key) }
+    }
+
+    /// This path as reported, recorded under `other`'s scenario path (a shorthand's field that the
+    /// model keeps elsewhere).
+    pub fn at_origin(mut self, other: &Path) -> Path {
+        self.origin.clone_from(&other.origin);
+        self
+    }
+
+    pub fn index(&self, i: usize) -> Path {
+        Path { prefix: self.prefix.clone(), report: format!("{}[{i}]", self.report), origin: format!("{}[{i}]", self.origin) }
+    }
+
+    pub fn shown(&self) -> String {
+        format!("{}{}", self.prefix, self.report)
+    }
+
+    /// The last path segment, for messages ("`maxConcurrency` must be ...").
+    fn name(&self) -> &str {
+        let r = self.report.as_str();
+        let cut = r.rfind('.').map_or(0, |i| i + 1);
+        let last = &r[cut..];
+        if last.is_empty() {
+            "document"
+        } else {
+            last
+        }
+    }
+}
+
+fn join(base: &str, key: &str) -> String {
+    if base.is_empty() {
+        key.to_string()
+    } else {
+        format!("{base}.{key}")
+    }
+}
+
+/// Reads nodes of one file, collecting diagnostics and the scenario paths it saw.
+pub(crate) struct Reader<'f> {
+    pub file: &'f str,
+    pub diags: Vec<Diagnostic>,
+    pub origin: Vec<(String, Location)>,
+    /// Unknown keys are worth a warning in fleetplan's own format; manifests carry many fields the
+    /// planner does not need (status, managedFields), so there they are skipped silently.
+    pub warn_unknown: bool,
+}
+
+impl<'f> Reader<'f> {
+    pub fn new(file: &'f str, warn_unknown: bool) -> Self {
+        Reader { file, diags: Vec::new(), origin: Vec::new(), warn_unknown }
+    }
+
+    pub fn loc(&self, n: &Node) -> Location {
+        n.location(self.file)
+    }
+
+    /// Records where the scenario path of `p` was written.
+    pub fn note(&mut self, p: &Path, n: &Node) {
+        if !p.origin.is_empty() {
+            let loc = self.loc(n);
+            self.origin.push((p.origin.clone(), loc));
+        }
+    }
+
+    pub fn push(&mut self, d: Diagnostic, p: &Path, n: &Node) {
+        let mut d = d.at(p.shown());
+        d.location = Some(self.loc(n));
+        self.diags.push(d);
+    }
+
+    pub fn error(&mut self, code: &'static str, message: impl Into<String>, p: &Path, n: &Node) {
+        self.push(Diagnostic::error(code, message), p, n);
+    }
+
+    pub fn warning(&mut self, code: &'static str, message: impl Into<String>, p: &Path, n: &Node) {
+        self.push(Diagnostic::warning(code, message), p, n);
+    }
+
+    pub fn wrong_type(&mut self, expected: &str, p: &Path, n: &Node) {
+        let msg = format!("`{}` must be {expected}, found {}", p.name(), n.describe());
+        self.error("wrong-type", msg, p, n);
+    }
+
+    pub fn missing(&mut self, key: &str, p: &Path, n: &Node) {
+        let what = if p.report.is_empty() { "the document".to_string() } else { format!("`{}`", p.report) };
+        self.error("missing-field", format!("{what} needs `{key}`"), &p.field(key), n);
+    }
+
+    /// The entries of a mapping, warning about keys not in `known`. Null reads as absent; any other
+    /// non-mapping is a type error.
+    pub fn map<'n>(&mut self, n: &'n Node, p: &Path, known: &[&str]) -> Option<&'n [Entry]> {
+        match &n.value {
+            Value::Map(entries) => {
+                self.note(p, n);
+                if self.warn_unknown {
+                    for e in entries.iter().filter(|e| !known.contains(&e.key.as_str())) {
+                        let within = if p.report.is_empty() { "the scenario".to_string() } else { format!("`{}`", p.report) };
+                        let mut msg = format!("unknown field `{}` in {within}", e.key);
+                        if let Some(s) = suggest(&e.key, known) {
+                            msg.push_str(&format!("; did you mean `{s}`?"));
+                        }
+                        let mut d = Diagnostic::warning("unknown-field", msg).at(p.field(&e.key).shown());
+                        d.location = Some(Location { file: self.file.to_string(), line: e.key_line, column: e.key_column });
+                        self.diags.push(d);
+                    }
+                }
+                Some(entries)
+            }
+            _ if n.is_null() => None,
+            _ => {
+                self.wrong_type("a mapping", p, n);
+                None
+            }
+        }
+    }
+
+    /// The items of a list. Null reads as absent.
+    pub fn seq<'n>(&mut self, n: &'n Node, p: &Path) -> Option<&'n [Node]> {
+        match &n.value {
+            Value::Seq(items) => {
+                self.note(p, n);
+                Some(items)
+            }
+            _ if n.is_null() => None,
+            _ => {
+                self.wrong_type("a list", p, n);
+                None
+            }
+        }
+    }
+
+    /// A string; plain numbers and booleans are taken as their text (`resourceSnapshotIndex: 0`).
+    pub fn string(&mut self, n: &Node, p: &Path) -> Option<String> {
+        match (&n.value, n.resolve()) {
+            (_, Some(Resolved::Null)) => None,
+            (Value::Scalar(s), _) => {
+                self.note(p, n);
+                Some(s.text.clone())
+            }
+            _ => {
+                self.wrong_type("a string", p, n);
+                None
+            }
+        }
+    }
+
+    /// A label value: Kubernetes requires strings, so a plain `1` or `true` is read as its text with a
+    /// warning saying to quote it.
+    pub fn label_value(&mut self, n: &Node, p: &Path) -> Option<String> {
+        match (&n.value, n.resolve()) {
+            (Value::Scalar(s), Some(Resolved::Str(_))) => {
+                self.note(p, n);
+                Some(s.text.clone())
+            }
+            (Value::Scalar(s), Some(r)) => {
+                self.note(p, n);
+                let text = if matches!(r, Resolved::Null) { String::new() } else { s.text.clone() };
+                let msg = format!(
+                    "label value `{}` is {}, but Kubernetes label values are strings; read as \"{text}\" (quote it to silence this)",
+                    s.text,
+                    n.describe()
+                );
+                self.warning("label-not-string", msg, p, n);
+                Some(text)
+            }
+            _ => {
+                self.wrong_type("a string", p, n);
+                None
+            }
+        }
+    }
+
+    pub fn int(&mut self, n: &Node, p: &Path) -> Option<i64> {
+        match n.resolve() {
+            Some(Resolved::Null) => None,
+            Some(Resolved::Int(i)) => {
+                self.note(p, n);
+                Some(i)
+            }
+            _ => {
+                self.wrong_type("an integer", p, n);
+                None
+            }
+        }
+    }
+
+    /// A non-negative integer that fits `u32` (counts, numbering).
+    pub fn count(&mut self, n: &Node, p: &Path) -> Option<u32> {
+        let i = self.int(n, p)?;
+        match u32::try_from(i) {
+            Ok(v) => Some(v),
+            Err(_) => {
+                let msg = format!("`{}` must be between 0 and {}, found {i}", p.name(), u32::MAX);
+                self.error("invalid-value", msg, p, n);
+                None
+            }
+        }
+    }
+
+    pub fn float(&mut self, n: &Node, p: &Path) -> Option<f64> {
+        match n.resolve() {
+            Some(Resolved::Null) => None,
+            Some(Resolved::Int(i)) => {
+                self.note(p, n);
+                Some(i as f64)
+            }
+            Some(Resolved::Float(f)) => {
+                self.note(p, n);
+                Some(f)
+            }
+            _ => {
+                self.wrong_type("a number", p, n);
+                None
+            }
+        }
+    }
+
+    pub fn boolean(&mut self, n: &Node, p: &Path) -> Option<bool> {
+        match n.resolve() {
+            Some(Resolved::Null) => None,
+            Some(Resolved::Bool(b)) => {
+                self.note(p, n);
+                Some(b)
+            }
+            _ => {
+                self.wrong_type("true or false", p, n);
+                None
+            }
+        }
+    }
+
+    /// fleetplan's duration syntax (`90s`, `1h30m`, `2d`; a bare number is seconds).
+    pub fn duration(&mut self, n: &Node, p: &Path) -> Option<Duration> {
+        let text = self.scalar_text(n, p, "a duration such as 30m or 1h30m")?;
+        match Duration::parse(&text) {
+            Ok(d) => Some(d),
+            Err(e) => {
+                self.error("invalid-value", e, p, n);
+                None
+            }
+        }
+    }
+
+    /// An RFC 3339 instant.
+    pub fn time(&mut self, n: &Node, p: &Path) -> Option<Time> {
+        let text = self.scalar_text(n, p, "an RFC 3339 time such as 2026-11-23T09:00:00Z")?;
+        match Time::parse(&text) {
+            Ok(t) => Some(t),
+            Err(e) => {
+                self.error("invalid-value", e, p, n);
+                None
+            }
+        }
+    }
+
+    /// A scalar's text whatever its type (null reads as absent).
+    pub fn scalar_text(&mut self, n: &Node, p: &Path, expected: &str) -> Option<String> {
+        match (&n.value, n.resolve()) {
+            (_, Some(Resolved::Null)) => None,
+            (Value::Scalar(s), _) => {
+                self.note(p, n);
+                Some(s.text.clone())
+            }
+            _ => {
+                self.wrong_type(expected, p, n);
+                None
+            }
+        }
+    }
+
+    /// A list of strings; a single string is accepted as a list of one.
+    pub fn strings(&mut self, n: &Node, p: &Path) -> Vec<String> {
+        if let Value::Scalar(_) = n.value {
+            return self.string(n, p).into_iter().collect();
+        }
+        let Some(items) = self.seq(n, p) else { return Vec::new() };
+        items.iter().enumerate().filter_map(|(i, item)| self.string(item, &p.index(i))).collect()
+    }
+}
+
+/// The value of `key` in a mapping's entries, with null treated as absent.
+pub(crate) fn get<'n>(entries: &'n [Entry], key: &str) -> Option<&'n Node> {
+    entries.iter().find(|e| e.key == key).map(|e| &e.value).filter(|n| !n.is_null())
+}
+
+/// The closest known key, when it is close enough to be a likely typo.
+pub(crate) fn suggest<'k>(word: &str, known: &[&'k str]) -> Option<&'k str> {
+    let lower = word.to_ascii_lowercase();
+    known
+        .iter()
+        .map(|k| (edit_distance(&lower, &k.to_ascii_lowercase()), *k))
+        .filter(|(d, k)| *d <= 2.max(k.len() / 3))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, k)| k)
+}
+
+/// Optimal string alignment distance: Levenshtein plus adjacent transpositions (`stagse` → `stages` is 1).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    if a.len() > 64 || b.len() > 64 {
+        return usize::MAX;
+    }
+    let w = b.len() + 1;
+    let mut d = vec![0usize; (a.len() + 1) * w];
+    for i in 0..=a.len() {
+        d[i * w] = i;
+    }
+    for j in 0..=b.len() {
+        d[j] = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (d[(i - 1) * w + j] + 1).min(d[i * w + j - 1] + 1).min(d[(i - 1) * w + j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(d[(i - 2) * w + j - 2] + 1);
+            }
+            d[i * w + j] = v;
+        }
+    }
+    d[a.len() * w + b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggestions_catch_typos_but_not_unrelated_words() {
+        let known = ["stages", "name", "run", "placement", "deleteClusters"];
+        assert_eq!(suggest("stagse", &known), Some("stages"));
+        assert_eq!(suggest("placment", &known), Some("placement"));
+        assert_eq!(suggest("deleteclusters", &known), Some("deleteClusters"));
+        assert_eq!(suggest("colour", &known), None);
+    }
+}
