@@ -1,6 +1,6 @@
 //! The fleet: explicit clusters plus generated ones, expanded into one checked list.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use crate::diag::Diagnostic;
 use crate::model::{Cluster, ClusterGenerator, FleetCluster, Scenario, SpreadMode};
@@ -14,28 +14,13 @@ impl Scenario {
     pub fn fleet(&self) -> (Vec<FleetCluster>, Vec<Diagnostic>) {
         let mut diags = Vec::new();
         let mut out: Vec<FleetCluster> = Vec::with_capacity(self.clusters.len());
-        let mut seen: HashMap<String, String> = HashMap::new();
-        let mut push = |fc: FleetCluster, diags: &mut Vec<Diagnostic>| {
-            if let Some(first) = seen.get(&fc.cluster.name) {
-                diags.push(
-                    Diagnostic::error(
-                        "duplicate-cluster",
-                        format!("cluster `{}` is declared twice (first at {first}); member cluster names are unique", fc.cluster.name),
-                    )
-                    .at(fc.path.clone()),
-                );
-                return;
-            }
-            seen.insert(fc.cluster.name.clone(), fc.path.clone());
-            out.push(fc);
-        };
         for (i, c) in self.clusters.iter().enumerate() {
             let path = format!("clusters[{i}]");
             if c.name.is_empty() {
                 diags.push(Diagnostic::error("cluster-name-missing", "cluster has no name").at(format!("{path}.name")));
                 continue;
             }
-            push(FleetCluster { cluster: c.clone(), path }, &mut diags);
+            out.push(FleetCluster { cluster: c.clone(), path });
         }
         let mut total: u64 = self.clusters.len() as u64;
         for (g, gen) in self.generate.iter().enumerate() {
@@ -58,12 +43,44 @@ impl Scenario {
                 );
                 continue;
             }
-            for k in 0..gen.count {
-                let cluster = generate_one(gen, k);
-                push(FleetCluster { cluster, path: path.clone() }, &mut diags);
-            }
+            out.reserve(gen.count as usize);
+            out.extend((0..gen.count).map(|k| FleetCluster { cluster: generate_one(gen, k), path: path.clone() }));
         }
+        drop_duplicates(&mut out, &mut diags);
         (out, diags)
+    }
+}
+
+/// Keeps the first declaration of each name and reports the others. Sorting indices by name finds
+/// duplicates without hashing or copying a single name, which matters for generated fleets.
+fn drop_duplicates(fleet: &mut Vec<FleetCluster>, diags: &mut Vec<Diagnostic>) {
+    let mut order: Vec<u32> = (0..fleet.len() as u32).collect();
+    order.sort_unstable_by(|&a, &b| fleet[a as usize].cluster.name.cmp(&fleet[b as usize].cluster.name).then(a.cmp(&b)));
+    let mut duplicate = vec![false; fleet.len()];
+    let mut any = false;
+    let mut run_start = 0usize;
+    for k in 1..order.len() {
+        let (first, dup) = (&fleet[order[run_start] as usize], &fleet[order[k] as usize]);
+        if first.cluster.name != dup.cluster.name {
+            run_start = k;
+        } else {
+            duplicate[order[k] as usize] = true;
+            any = true;
+            diags.push(
+                Diagnostic::error(
+                    "duplicate-cluster",
+                    format!("cluster `{}` is declared twice (first at {}); member cluster names are unique", dup.cluster.name, first.path),
+                )
+                .at(dup.path.clone()),
+            );
+        }
+    }
+    if any {
+        let mut i = 0;
+        fleet.retain(|_| {
+            i += 1;
+            !duplicate[i - 1]
+        });
     }
 }
 
@@ -102,14 +119,36 @@ pub fn format_name(pattern: &str, i: u64) -> String {
         };
         let spec = &after[2..close];
         match spec.strip_prefix(':').map(|w| w.trim_start_matches('0').parse::<usize>()) {
-            None if spec.is_empty() => out.push_str(&i.to_string()),
-            Some(Ok(width)) => out.push_str(&format!("{i:0width$}")),
+            None if spec.is_empty() => push_padded(&mut out, i, 0),
+            Some(Ok(width)) => push_padded(&mut out, i, width),
             _ => out.push_str(&after[..=close]),
         }
         rest = &after[close + 1..];
     }
     out.push_str(rest);
     out
+}
+
+/// Appends `i` in decimal, zero-padded to `width`; hand-rolled because `format!` dominated the cost of
+/// generating large fleets.
+fn push_padded(out: &mut String, i: u64, width: usize) {
+    let mut digits = [0u8; 20];
+    let mut n = i;
+    let mut len = 0;
+    loop {
+        digits[len] = b'0' + (n % 10) as u8;
+        len += 1;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for _ in len..width.min(64) {
+        out.push('0');
+    }
+    for d in digits[..len].iter().rev() {
+        out.push(char::from(*d));
+    }
 }
 
 #[cfg(test)]

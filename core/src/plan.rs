@@ -1,5 +1,7 @@
 //! The projected plan: the one output contract shared by the CLI, the web app and the tests.
 
+use std::borrow::Cow;
+
 use serde::Serialize;
 
 use crate::diag::Diagnostic;
@@ -125,7 +127,7 @@ pub struct Event {
     pub stage: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cluster: Option<String>,
-    pub message: String,
+    pub message: Cow<'static, str>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]

@@ -108,10 +108,14 @@ pub fn initialize(run: &StagedRun, fleet: &[FleetCluster], diags: &mut Vec<Diagn
             );
         }
     }
-    let selected_set: HashSet<usize> = selected.iter().copied().collect();
+    let mut is_selected = vec![false; fleet.len()];
+    for &i in &selected {
+        is_selected[i] = true;
+    }
     let key = strategy_key(run);
 
-    let mut placed: HashMap<usize, usize> = HashMap::new(); // fleet index -> stage index
+    let mut placed = vec![false; fleet.len()];
+    let mut placed_count = 0usize;
     let mut stages = Vec::with_capacity(run.stages.len() + 1);
     let mut seen_names: HashMap<&str, usize> = HashMap::new();
     for (s, stage) in run.stages.iter().enumerate() {
@@ -160,15 +164,14 @@ pub fn initialize(run: &StagedRun, fleet: &[FleetCluster], diags: &mut Vec<Diagn
         let mut members = Vec::new();
         if selector_ok {
             for (idx, fc) in fleet.iter().enumerate() {
-                if !selected_set.contains(&idx) || !selector::matches(stage.label_selector.as_ref(), &fc.cluster.labels) {
+                if !is_selected[idx] || !selector::matches(stage.label_selector.as_ref(), &fc.cluster.labels) {
                     continue;
                 }
-                if let Some(&first) = placed.get(&idx) {
+                if placed[idx] {
                     diags.push(
                         init_error("cluster-in-two-stages", format!("cluster `{}` appears in more than one stages", fc.cluster.name))
                             .at(format!("{path}.labelSelector")),
                     );
-                    let _ = first;
                     continue;
                 }
                 let sort_value = match &stage.sorting_label_key {
@@ -191,7 +194,8 @@ pub fn initialize(run: &StagedRun, fleet: &[FleetCluster], diags: &mut Vec<Diagn
                         }
                     }
                 };
-                placed.insert(idx, s);
+                placed[idx] = true;
+                placed_count += 1;
                 members.push(Member { name: fc.cluster.name.clone(), fleet_index: Some(idx), sort_value });
             }
         }
@@ -234,9 +238,8 @@ pub fn initialize(run: &StagedRun, fleet: &[FleetCluster], diags: &mut Vec<Diagn
         });
     }
 
-    if placed.len() != selected.len() {
-        let mut missing: Vec<&str> =
-            selected.iter().filter(|i| !placed.contains_key(i)).map(|&i| fleet[i].cluster.name.as_str()).collect();
+    if placed_count != selected.len() {
+        let mut missing: Vec<&str> = selected.iter().filter(|&&i| !placed[i]).map(|&i| fleet[i].cluster.name.as_str()).collect();
         missing.sort_unstable_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
         let shown = missing[..missing.len().min(10)].join(", ");
         diags.push(
@@ -248,12 +251,12 @@ pub fn initialize(run: &StagedRun, fleet: &[FleetCluster], diags: &mut Vec<Diagn
         );
     }
 
-    stages.push(delete_stage(run, fleet, &selected_set, diags));
+    stages.push(delete_stage(run, fleet, &is_selected, diags));
     let valid = diags.iter().filter(|d| d.is_error()).count() == before;
     Init { stages, valid, selected: selected.len() }
 }
 
-fn delete_stage(run: &StagedRun, fleet: &[FleetCluster], selected: &HashSet<usize>, diags: &mut Vec<Diagnostic>) -> InitStage {
+fn delete_stage(run: &StagedRun, fleet: &[FleetCluster], selected: &[bool], diags: &mut Vec<Diagnostic>) -> InitStage {
     let mut members: Vec<Member> = Vec::new();
     let index: HashMap<&str, usize> = if run.delete_clusters.is_empty() {
         HashMap::new()
@@ -263,7 +266,7 @@ fn delete_stage(run: &StagedRun, fleet: &[FleetCluster], selected: &HashSet<usiz
     let mut listed: HashSet<&str> = HashSet::new();
     for (i, name) in run.delete_clusters.iter().enumerate() {
         let fleet_index = index.get(name.as_str()).copied();
-        if fleet_index.is_some_and(|idx| selected.contains(&idx)) {
+        if fleet_index.is_some_and(|idx| selected[idx]) {
             diags.push(
                 Diagnostic::error(
                     "delete-scheduled-cluster",

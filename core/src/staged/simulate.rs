@@ -4,6 +4,8 @@
 //! Mirrors `pkg/controllers/updaterun/{execution,stop}.go`; every event carries the condition reason the
 //! real controller would set at that moment.
 
+use std::borrow::Cow;
+
 use crate::engine::EventQueue;
 use crate::model::{StopSpec, TaskSide};
 use crate::plan::{ClusterPlan, ClusterStatus, Event, Outcome, Phase, PhaseKind, StagePlan, StageStatus};
@@ -95,14 +97,14 @@ pub fn simulate(init: &Init, timing: &Timing, run: &str, start: Time, stops: &[S
         end: None,
         wait_restarts: Vec::new(),
     };
-    sim.emit(start, "UpdateRunInitializedSuccessfully", None, None, "ClusterStagedUpdateRun initialized successfully".into());
+    sim.emit(start, "UpdateRunInitializedSuccessfully", None, None, "ClusterStagedUpdateRun initialized successfully");
     for s in stops {
         sim.queue.push(s.at.max(start), Ev::Stop);
         if let Some(r) = s.resume {
             sim.queue.push(r.max(s.at).max(start), Ev::Resume);
         }
     }
-    sim.emit(start, "UpdateRunProgressing", None, None, "The update run has started".into());
+    sim.emit(start, "UpdateRunProgressing", None, None, "The update run has started");
     sim.queue.push(start, Ev::Enter(0));
     while let Some((now, ev)) = sim.queue.pop() {
         if sim.outcome.is_some() {
@@ -139,10 +141,10 @@ fn empty_stage(index: usize, s: &InitStage) -> StagePlan {
 }
 
 impl Sim<'_> {
-    fn emit(&mut self, at: Time, reason: &'static str, stage: Option<usize>, cluster: Option<(usize, usize)>, message: String) {
+    fn emit(&mut self, at: Time, reason: &'static str, stage: Option<usize>, cluster: Option<(usize, usize)>, message: impl Into<Cow<'static, str>>) {
         let stage_name = stage.map(|s| self.stages[s].name.clone());
         let cluster_name = cluster.map(|(s, c)| self.stages[s].clusters[c].name.clone());
-        self.events.push(Event { at, reason, stage: stage_name, cluster: cluster_name, message });
+        self.events.push(Event { at, reason, stage: stage_name, cluster: cluster_name, message: message.into() });
     }
 
     fn approval_name(&self, side: TaskSide, stage: usize) -> String {
@@ -195,7 +197,7 @@ impl Sim<'_> {
                 if s == self.cur && self.step == Step::After && gen == self.wait_gen && !self.wait_done {
                     self.wait_done = true;
                     self.close_phase(s, PhaseKind::AfterStageTimedWait, now);
-                    self.emit(now, "WaitTimeElapsed", Some(s), None, "the after-stage TimedWait has elapsed".into());
+                    self.emit(now, "WaitTimeElapsed", Some(s), None, "the after-stage TimedWait has elapsed");
                     self.proceed(now);
                 }
             }
@@ -231,7 +233,7 @@ impl Sim<'_> {
                 st.status = StageStatus::Skipped;
                 st.start = Some(now);
                 st.end = Some(now);
-                self.emit(now, "StageUpdatingSkippedNoClusters", Some(s), None, "Stage skipped because it has no clusters".into());
+                self.emit(now, "StageUpdatingSkippedNoClusters", Some(s), None, "Stage skipped because it has no clusters");
             }
             self.queue.push(now, Ev::Enter(s + 1));
             return;
@@ -242,7 +244,7 @@ impl Sim<'_> {
             self.step = Step::Before;
             let name = self.approval_name(TaskSide::Before, s);
             self.emit(now, "ApprovalRequestCreated", Some(s), None, format!("approval request {name} created"));
-            self.emit(now, "StageUpdatingWaiting", Some(s), None, "Not all before-stage tasks are completed, waiting for approval".into());
+            self.emit(now, "StageUpdatingWaiting", Some(s), None, "Not all before-stage tasks are completed, waiting for approval");
             let stage_name = self.stages[s].name.clone();
             self.emit(now, "UpdateRunWaiting", None, None, format!("The updateRun is waiting for before-stage tasks in stage {stage_name} to complete"));
             self.open_phase(s, PhaseKind::BeforeStageApproval, now, name);
@@ -270,7 +272,7 @@ impl Sim<'_> {
                 let s = self.cur;
                 self.stages[s].end = Some(now);
                 self.stages[s].status = StageStatus::Succeeded;
-                self.emit(now, "StageUpdatingSucceeded", Some(s), None, "All clusters in the stage are updated and all after-stage tasks are completed".into());
+                self.emit(now, "StageUpdatingSucceeded", Some(s), None, "All clusters in the stage are updated and all after-stage tasks are completed");
                 self.step = Step::Finished;
                 self.queue.push(now, Ev::Enter(s + 1));
             }
@@ -280,7 +282,7 @@ impl Sim<'_> {
 
     fn start_updating(&mut self, now: Time) {
         let s = self.cur;
-        self.emit(now, "StageUpdatingStarted", Some(s), None, "Clusters in the stage started updating".into());
+        self.emit(now, "StageUpdatingStarted", Some(s), None, "Clusters in the stage started updating");
         self.emit(now, "UpdateRunProgressing", None, None, format!("The update run is updating stage {}", self.stages[s].name));
         self.open_phase(s, PhaseKind::Updating, now, format!("maxConcurrency {}", self.stages[s].max_concurrency));
         self.fill(now);
@@ -299,8 +301,8 @@ impl Sim<'_> {
             let cl = &mut self.stages[s].clusters[c];
             cl.start = Some(now);
             cl.end = Some(now.plus(d));
-            let verb = if stage.delete_stage { "deleting resources" } else { "updating" };
-            self.emit(now, "ClusterUpdatingStarted", Some(s), Some((s, c)), format!("cluster started {verb}"));
+            let msg = if stage.delete_stage { "cluster started deleting resources" } else { "cluster started updating" };
+            self.emit(now, "ClusterUpdatingStarted", Some(s), Some((s, c)), msg);
             match self.timing.failure(&m.name) {
                 Some(after) => {
                     let at = now.plus(after.unwrap_or(d));
@@ -327,7 +329,7 @@ impl Sim<'_> {
         self.stages[s].clusters[c].status = ClusterStatus::Succeeded;
         self.in_flight -= 1;
         self.done += 1;
-        self.emit(now, "ClusterUpdatingSucceeded", Some(s), Some((s, c)), "cluster updated successfully".into());
+        self.emit(now, "ClusterUpdatingSucceeded", Some(s), Some((s, c)), "cluster updated successfully");
         if self.in_flight == 0 && self.stop_pending {
             self.stopped_now(now);
         }
@@ -340,7 +342,7 @@ impl Sim<'_> {
         self.stages[s].clusters[c].status = ClusterStatus::Failed;
         self.stages[s].clusters[c].end = Some(now);
         let msg = format!("the cluster `{name}` in the stage {stage_name} has failed");
-        self.emit(now, "ClusterUpdatingFailed", Some(s), Some((s, c)), "cluster update failed".into());
+        self.emit(now, "ClusterUpdatingFailed", Some(s), Some((s, c)), "cluster update failed");
         self.emit(now, "StageUpdatingFailed", Some(s), None, msg.clone());
         self.emit(now, "UpdateRunFailed", None, None, msg);
         // Updates already under way finish on their own; the aborted run no longer tracks them.
@@ -366,7 +368,7 @@ impl Sim<'_> {
         self.wait_done = wait.is_none();
         self.approval_done = !approval;
         if wait.is_some() || approval {
-            self.emit(now, "StageUpdatingWaiting", Some(s), None, "All clusters in the stage are updated, waiting for after-stage tasks to complete".into());
+            self.emit(now, "StageUpdatingWaiting", Some(s), None, "All clusters in the stage are updated, waiting for after-stage tasks to complete");
             let stage_name = self.stages[s].name.clone();
             self.emit(now, "UpdateRunWaiting", None, None, format!("The updateRun is waiting for after-stage tasks in stage {stage_name} to complete"));
         }
@@ -397,12 +399,12 @@ impl Sim<'_> {
             "UpdateRunStopping",
             None,
             None,
-            "The update run is the process of stopping, waiting for all the updating clusters to finish updating before completing the stop process".into(),
+            "The update run is the process of stopping, waiting for all the updating clusters to finish updating before completing the stop process",
         );
         self.open_phase(s, PhaseKind::Stopped, now, "run stopped".into());
         if self.step == Step::Updating && self.in_flight > 0 {
             self.stop_pending = true;
-            self.emit(now, "StageUpdatingStopping", Some(s), None, "Waiting for all the updating clusters to finish updating before completing the stop process".into());
+            self.emit(now, "StageUpdatingStopping", Some(s), None, "Waiting for all the updating clusters to finish updating before completing the stop process");
         } else {
             self.stopped_now(now);
         }
@@ -420,8 +422,8 @@ impl Sim<'_> {
     fn stopped_now(&mut self, now: Time) {
         self.stop_pending = false;
         let s = self.cur;
-        self.emit(now, "StageUpdatingStopped", Some(s), None, "All the updating clusters have finished updating, the stage is now stopped, waiting to be resumed".into());
-        self.emit(now, "UpdateRunStopped", None, None, "The update run is stopped".into());
+        self.emit(now, "StageUpdatingStopped", Some(s), None, "All the updating clusters have finished updating, the stage is now stopped, waiting to be resumed");
+        self.emit(now, "UpdateRunStopped", None, None, "The update run is stopped");
     }
 
     fn resume(&mut self, now: Time) {
@@ -430,7 +432,7 @@ impl Sim<'_> {
         }
         self.stop_pending = false;
         self.close_phase(self.cur, PhaseKind::Stopped, now);
-        self.emit(now, "UpdateRunProgressing", None, None, "The update run is resumed".into());
+        self.emit(now, "UpdateRunProgressing", None, None, "The update run is resumed");
         match self.pending_enter.take() {
             Some(s) => self.enter(now, s),
             None => self.proceed(now),
@@ -440,7 +442,7 @@ impl Sim<'_> {
     fn succeed(&mut self, now: Time) {
         self.end = Some(now);
         self.outcome = Some(Outcome::Succeeded);
-        self.emit(now, "UpdateRunSucceeded", None, None, "The update run completed successfully".into());
+        self.emit(now, "UpdateRunSucceeded", None, None, "The update run completed successfully");
     }
 
     fn finish(mut self) -> SimResult {
