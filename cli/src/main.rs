@@ -1,2 +1,30 @@
-//! The `fleetplan` command (in progress).
-fn main() {}
+//! Entry point of the `fleetplan` command: parse arguments, run one command, turn its outcome into an exit code.
+
+mod args;
+mod check;
+mod example;
+mod files;
+mod grid;
+mod out;
+mod panic;
+mod plan_cmd;
+mod table;
+mod words;
+
+use std::process::ExitCode;
+
+use args::Command;
+
+fn main() -> ExitCode {
+    panic::install_hook();
+    let cli = match args::parse() {
+        Ok(cli) => cli,
+        Err(code) => return code,
+    };
+    let status = match &cli.command {
+        Command::Plan(a) => plan_cmd::run(a),
+        Command::Check(a) => check::run(a),
+        Command::Example(a) => example::run(a),
+    };
+    status.into()
+}

@@ -1,0 +1,68 @@
+//! `fleetplan plan`: load the input set, plan every scenario, print the plans in the chosen format.
+
+use std::io::{self, Write};
+
+use fleetplan::{Diagnostic, Plan};
+
+use crate::args::{Format, PlanArgs};
+use crate::files;
+use crate::out::{self, Status};
+use crate::table;
+
+pub fn run(args: &PlanArgs) -> Status {
+    let inputs = match files::read_all(&args.files) {
+        Ok(inputs) => inputs,
+        Err(status) => return status,
+    };
+    let mut loaded = fleetplan::load(&files::sources(&inputs));
+    if let Some(start) = args.start {
+        for scenario in &mut loaded.scenarios {
+            scenario.start = Some(start);
+        }
+    }
+    let plans: Vec<Plan> = loaded.scenarios.iter().map(fleetplan::plan).collect();
+    let any_error = loaded.diagnostics.iter().any(Diagnostic::is_error)
+        || plans
+            .iter()
+            .flat_map(|p| &p.diagnostics)
+            .any(Diagnostic::is_error);
+    if plans.is_empty() && !any_error {
+        out::error("no scenario found in the input");
+    }
+    let status = Status::failed_if(any_error || plans.is_empty());
+    match args.format {
+        Format::Table => out::to_stdout(status, |w| table::write(w, &loaded.diagnostics, &plans)),
+        Format::Json | Format::Yaml => {
+            // Plans carry their own diagnostics; the loader's belong to no plan, and stdout must
+            // stay machine-readable, so they go to stderr.
+            for d in &loaded.diagnostics {
+                out::note(d);
+            }
+            let structured = args.format;
+            out::to_stdout(status, |w| write_structured(w, structured, &plans))
+        }
+    }
+}
+
+/// One plan as an object, several as an array, so the common single-scenario case needs no unwrapping.
+fn write_structured(w: &mut dyn Write, format: Format, plans: &[Plan]) -> io::Result<()> {
+    let value = match plans {
+        [one] => serde_json::to_value(one),
+        many => serde_json::to_value(many),
+    }
+    .map_err(io::Error::other)?;
+    match format {
+        Format::Yaml => {
+            let text = fleetplan::yaml_out::to_yaml(&value);
+            w.write_all(text.as_bytes())?;
+            if !text.ends_with('\n') {
+                writeln!(w)?;
+            }
+            Ok(())
+        }
+        _ => {
+            serde_json::to_writer_pretty(&mut *w, &value).map_err(io::Error::other)?;
+            writeln!(w)
+        }
+    }
+}

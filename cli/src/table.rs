@@ -1,0 +1,311 @@
+//! The human-readable plan: header, stages with their waiting phases, clusters, summary,
+//! diagnostics and assumptions, as aligned text. It only lays out what the core computed.
+
+use std::io::{self, Write};
+
+use fleetplan::plan::{PhaseKind, Plan, StagePlan};
+use fleetplan::Diagnostic;
+
+use crate::grid::Grid;
+use crate::words;
+
+/// Writes the diagnostics of loading (they belong to no plan) and then every plan.
+pub fn write(
+    w: &mut dyn Write,
+    input_diagnostics: &[Diagnostic],
+    plans: &[Plan],
+) -> io::Result<()> {
+    if !input_diagnostics.is_empty() {
+        writeln!(w, "input")?;
+        write_diagnostics(w, input_diagnostics)?;
+        writeln!(w)?;
+    }
+    for (i, plan) in plans.iter().enumerate() {
+        if i > 0 {
+            writeln!(w)?;
+        }
+        write_plan(w, plan)?;
+    }
+    Ok(())
+}
+
+fn write_plan(w: &mut dyn Write, plan: &Plan) -> io::Result<()> {
+    write_header(w, plan)?;
+    writeln!(w)?;
+    write_stages(w, &plan.stages)?;
+    writeln!(w)?;
+    write_clusters(w, &plan.stages)?;
+    writeln!(w)?;
+    write_summary(w, plan)?;
+    writeln!(w)?;
+    writeln!(w, "diagnostics")?;
+    write_diagnostics(w, &plan.diagnostics)?;
+    writeln!(w)?;
+    write_assumptions(w, plan)
+}
+
+fn write_header(w: &mut dyn Write, plan: &Plan) -> io::Result<()> {
+    match &plan.scenario {
+        Some(name) => writeln!(w, "scenario {name}, run {}", plan.run)?,
+        None => writeln!(w, "run {}", plan.run)?,
+    }
+    let end = match plan.end {
+        Some(t) => t.to_string(),
+        None => format!("never: {}", words::outcome(plan.outcome)),
+    };
+    let s = &plan.summary;
+    let mut g = Grid::headless(2);
+    g.row(vec!["kind".into(), plan.kind.into()]);
+    g.row(vec!["start".into(), plan.start.to_string()]);
+    g.row(vec!["end".into(), end]);
+    g.row(vec!["duration".into(), words::duration(s.total_duration)]);
+    g.row(vec!["outcome".into(), words::outcome(plan.outcome).into()]);
+    g.row(vec![
+        "clusters".into(),
+        format!("{} of {} updated", s.clusters_updated, s.clusters),
+    ]);
+    g.row(vec![
+        "problems".into(),
+        format!(
+            "{}, {}",
+            words::count(s.errors, "error"),
+            words::count(s.warnings, "warning")
+        ),
+    ]);
+    g.write(w, "  ")
+}
+
+/// One row per stage, each followed by its waiting phases; updating is what the cluster rows show.
+fn write_stages(w: &mut dyn Write, stages: &[StagePlan]) -> io::Result<()> {
+    writeln!(w, "stages")?;
+    if stages.is_empty() {
+        return writeln!(w, "  none");
+    }
+    let mut g = Grid::new(&["STAGE", "START", "END", "MAX", "STATUS"]).right(3);
+    for stage in stages {
+        g.row(vec![
+            stage.name.clone(),
+            words::time(stage.start),
+            words::time(stage.end),
+            stage.max_concurrency.to_string(),
+            words::stage_status(stage.status).into(),
+        ]);
+        for phase in stage
+            .phases
+            .iter()
+            .filter(|p| p.kind != PhaseKind::Updating)
+        {
+            g.row(vec![
+                format!("  {}", words::phase(phase.kind)),
+                phase.start.to_string(),
+                words::end(phase.end),
+                String::new(),
+                phase.label.clone(),
+            ]);
+        }
+    }
+    g.write(w, "  ")
+}
+
+fn write_clusters(w: &mut dyn Write, stages: &[StagePlan]) -> io::Result<()> {
+    writeln!(w, "clusters")?;
+    if stages.iter().all(|s| s.clusters.is_empty()) {
+        return writeln!(w, "  none");
+    }
+    let mut g = Grid::new(&[
+        "STAGE", "CLUSTER", "START", "END", "DURATION", "STATUS", "STUCK",
+    ])
+    .right(4);
+    for stage in stages {
+        for c in &stage.clusters {
+            let took = match (c.start, c.end) {
+                (Some(s), Some(e)) => Some(e.since(s)),
+                _ => None,
+            };
+            let stuck = c
+                .stuck_at
+                .map(|t| format!("stuck since {t}"))
+                .unwrap_or_default();
+            g.row(vec![
+                stage.name.clone(),
+                c.name.clone(),
+                words::time(c.start),
+                words::time(c.end),
+                words::duration(took),
+                words::cluster_status(c.status).into(),
+                stuck,
+            ]);
+        }
+    }
+    g.write(w, "  ")
+}
+
+fn write_summary(w: &mut dyn Write, plan: &Plan) -> io::Result<()> {
+    let s = &plan.summary;
+    writeln!(w, "summary")?;
+    writeln!(w, "  stage ETAs")?;
+    if s.stage_etas.is_empty() {
+        writeln!(w, "    none")?;
+    } else {
+        let mut g = Grid::headless(2);
+        for eta in &s.stage_etas {
+            g.row(vec![eta.stage.clone(), words::end(eta.end)]);
+        }
+        g.write(w, "    ")?;
+    }
+    writeln!(w, "  longest waits")?;
+    if s.longest_waits.is_empty() {
+        return writeln!(w, "    none");
+    }
+    let mut g = Grid::headless(5).right(4);
+    for wait in &s.longest_waits {
+        g.row(vec![
+            wait.stage.clone(),
+            words::phase(wait.kind).into(),
+            wait.label.clone(),
+            format!("from {}", wait.start),
+            wait.duration
+                .map_or_else(|| "forever".to_string(), |d| d.to_string()),
+        ]);
+    }
+    g.write(w, "    ")
+}
+
+/// Errors first; otherwise in the order the core reported them.
+fn write_diagnostics(w: &mut dyn Write, diagnostics: &[Diagnostic]) -> io::Result<()> {
+    if diagnostics.is_empty() {
+        return writeln!(w, "  none");
+    }
+    let mut sorted: Vec<&Diagnostic> = diagnostics.iter().collect();
+    sorted.sort_by_key(|d| d.severity);
+    for d in sorted {
+        writeln!(w, "  {d}")?;
+    }
+    Ok(())
+}
+
+fn write_assumptions(w: &mut dyn Write, plan: &Plan) -> io::Result<()> {
+    writeln!(w, "assumptions")?;
+    if plan.assumptions.is_empty() {
+        return writeln!(w, "  none");
+    }
+    let mut g = Grid::headless(3);
+    for a in &plan.assumptions {
+        // The marker goes before the value: values vary in length, and a marker after them would drift.
+        let mark = if a.defaulted { "(default)" } else { "" };
+        g.row(vec![a.field.clone(), mark.into(), a.value.clone()]);
+    }
+    g.write(w, "  ")
+}
+
+#[cfg(test)]
+mod tests {
+    use fleetplan::plan::{
+        AssumptionNote, ClusterPlan, ClusterStatus, Outcome, Phase, StageStatus, Summary,
+    };
+    use fleetplan::time::{Duration, Time, HOUR, MINUTE};
+
+    use super::*;
+
+    fn t(minutes: i64) -> Time {
+        Time::parse("2026-01-05T09:00:00Z")
+            .unwrap()
+            .plus(Duration(minutes * MINUTE.0))
+    }
+
+    fn sample() -> Plan {
+        let cluster = |name: &str, s: i64, e: i64| ClusterPlan {
+            name: name.into(),
+            sort_value: None,
+            status: ClusterStatus::Succeeded,
+            start: Some(t(s)),
+            end: Some(t(e)),
+            stuck_at: None,
+        };
+        Plan {
+            kind: "kubefleet-staged",
+            scenario: Some("demo".into()),
+            run: "run-1".into(),
+            start: t(0),
+            end: None,
+            outcome: Outcome::Blocked,
+            stages: vec![StagePlan {
+                name: "canary".into(),
+                index: 0,
+                delete_stage: false,
+                max_concurrency: 1,
+                status: StageStatus::Waiting,
+                start: Some(t(0)),
+                end: None,
+                clusters: vec![cluster("member-1", 0, 3), cluster("m2", 3, 66)],
+                phases: vec![
+                    Phase {
+                        kind: PhaseKind::Updating,
+                        start: t(0),
+                        end: Some(t(66)),
+                        label: "updating".into(),
+                    },
+                    Phase {
+                        kind: PhaseKind::AfterStageApproval,
+                        start: t(66),
+                        end: None,
+                        label: "run-1-after-canary".into(),
+                    },
+                ],
+            }],
+            events: Vec::new(),
+            diagnostics: vec![Diagnostic::warning("w", "careful").at("strategy")],
+            summary: Summary {
+                total_duration: None,
+                clusters: 2,
+                clusters_updated: 2,
+                ..Summary::default()
+            },
+            assumptions: vec![AssumptionNote {
+                field: "updateDuration".into(),
+                value: HOUR.to_string(),
+                defaulted: true,
+            }],
+        }
+    }
+
+    #[test]
+    fn a_blocked_plan_reads_as_aligned_sections() {
+        let mut out = Vec::new();
+        write(&mut out, &[], &[sample()]).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let expected = "\
+scenario demo, run run-1
+  kind      kubefleet-staged
+  start     2026-01-05T09:00:00Z
+  end       never: blocked
+  duration  -
+  outcome   blocked
+  clusters  2 of 2 updated
+  problems  0 errors, 0 warnings
+
+stages
+  STAGE             START                 END    MAX  STATUS
+  canary            2026-01-05T09:00:00Z  -        1  waiting
+    after approval  2026-01-05T10:06:00Z  never       run-1-after-canary
+
+clusters
+  STAGE   CLUSTER   START                 END                   DURATION  STATUS     STUCK
+  canary  member-1  2026-01-05T09:00:00Z  2026-01-05T09:03:00Z        3m  succeeded
+  canary  m2        2026-01-05T09:03:00Z  2026-01-05T10:06:00Z      1h3m  succeeded
+
+summary
+  stage ETAs
+    none
+  longest waits
+    none
+
+diagnostics
+  warning[w]: careful (at strategy)
+
+assumptions
+  updateDuration  (default)  1h
+";
+        assert_eq!(text, expected);
+    }
+}

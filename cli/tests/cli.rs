@@ -1,0 +1,303 @@
+//! End-to-end tests of the `fleetplan` binary: exit codes, messages, stdin, formats, closed pipes.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_fleetplan");
+
+fn run(args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("the binary starts")
+}
+
+fn run_with_stdin(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    // A child that exits before reading everything closes the pipe; that is its business, not a test failure.
+    let _ = child
+        .stdin
+        .take()
+        .expect("piped stdin")
+        .write_all(input.as_bytes());
+    child.wait_with_output().expect("the binary finishes")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// The built-in `staged` example as the binary prints it.
+fn staged_example() -> String {
+    let o = run(&["example", "staged"]);
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    stdout(&o)
+}
+
+/// A file under the system temp dir, unique per test, so tests can run in parallel.
+fn temp_file(name: &str, text: &str) -> PathBuf {
+    let path = std::env::temp_dir().join(format!("fleetplan-cli-{}-{name}", std::process::id()));
+    std::fs::write(&path, text).expect("temp file is writable");
+    path
+}
+
+fn repo_file(rel: &str) -> String {
+    format!("{}/../{rel}", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn assert_no_panic(o: &Output) {
+    let err = stderr(o);
+    assert!(
+        !err.contains("panicked") && !err.contains("RUST_BACKTRACE"),
+        "panic output: {err}"
+    );
+    assert_ne!(
+        o.status.code(),
+        Some(101),
+        "exit code of a panic; stderr: {err}"
+    );
+}
+
+#[test]
+fn example_lists_names_and_titles() {
+    let o = run(&["example"]);
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o);
+    let staged = out
+        .lines()
+        .find(|l| l.split_whitespace().next() == Some("staged"));
+    let staged = staged.unwrap_or_else(|| panic!("no `staged` line in:\n{out}"));
+    assert!(
+        staged.split_whitespace().count() > 1,
+        "`staged` has no title: {staged:?}"
+    );
+}
+
+#[test]
+fn unknown_example_is_a_usage_error_listing_the_names() {
+    let o = run(&["example", "no-such-example"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.contains("no-such-example") && err.contains("staged"),
+        "{err}"
+    );
+    assert!(o.stdout.is_empty());
+}
+
+#[test]
+fn every_example_passes_check() {
+    let list = stdout(&run(&["example"]));
+    let names: Vec<&str> = list
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    assert!(!names.is_empty());
+    for name in names {
+        let text = stdout(&run(&["example", name]));
+        let o = run_with_stdin(&["check", "-"], &text);
+        assert_no_panic(&o);
+        // Some examples demonstrate a mistake on purpose; those must say so with an error, not be silent.
+        let out = stdout(&o);
+        match o.status.code() {
+            Some(0) => assert!(
+                !out.contains("error["),
+                "{name}: exit 0 with errors:\n{out}"
+            ),
+            Some(1) => assert!(
+                out.contains("error["),
+                "{name}: exit 1 without an error:\n{out}{}",
+                stderr(&o)
+            ),
+            other => panic!("{name}: exit {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn staged_example_plans_from_stdin_as_a_table() {
+    let o = run_with_stdin(&["plan", "-"], &staged_example());
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    let out = stdout(&o);
+    for section in [
+        "stages",
+        "clusters",
+        "summary",
+        "diagnostics",
+        "assumptions",
+    ] {
+        assert!(
+            out.lines().any(|l| l == section),
+            "no `{section}` section in:\n{out}"
+        );
+    }
+    assert!(
+        out.contains("  STAGE ") && out.contains("succeeded"),
+        "{out}"
+    );
+}
+
+#[test]
+fn json_format_parses_and_is_the_plan() {
+    let o = run_with_stdin(&["plan", "--format", "json", "-"], &staged_example());
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("stdout is JSON");
+    assert_eq!(v["kind"], "kubefleet-staged", "{v:#}");
+    assert!(
+        v["stages"].as_array().is_some_and(|s| !s.is_empty()),
+        "no stages: {v:#}"
+    );
+    assert_eq!(v["outcome"], "succeeded");
+}
+
+#[test]
+fn start_overrides_the_scenario_start() {
+    let o = run_with_stdin(
+        &[
+            "plan",
+            "--format",
+            "json",
+            "--start",
+            "2030-02-03T04:05:06+01:00",
+            "-",
+        ],
+        &staged_example(),
+    );
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("stdout is JSON");
+    assert_eq!(v["start"], "2030-02-03T03:05:06Z");
+}
+
+#[test]
+fn yaml_format_prints_the_plan() {
+    let o = run_with_stdin(&["plan", "--format", "yaml", "-"], &staged_example());
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    assert!(
+        stdout(&o).contains("kind: kubefleet-staged"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn two_files_give_a_json_array() {
+    let text = staged_example();
+    let a = temp_file("a.yaml", &text);
+    let o = run_with_stdin(
+        &["plan", "--format", "json", a.to_str().unwrap(), "-"],
+        &text.replace("staged", "staged-copy"),
+    );
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("stdout is JSON");
+    let _ = std::fs::remove_file(&a);
+    assert_eq!(v.as_array().map(Vec::len), Some(2), "{v:#}");
+}
+
+#[test]
+fn check_of_a_clean_example_exits_0_with_a_count() {
+    let o = run_with_stdin(&["check", "-"], &staged_example());
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    let last = stdout(&o).lines().last().unwrap_or_default().to_string();
+    assert!(last.starts_with("0 errors, "), "{last}");
+}
+
+#[test]
+fn check_of_a_cluster_in_no_stage_exits_1() {
+    let o = run(&["check", &repo_file("examples/cluster-in-no-stage.yaml")]);
+    assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("some clusters are not placed in any stage"),
+        "{out}"
+    );
+    assert!(out.contains("error[cluster-in-no-stage]"), "{out}");
+}
+
+#[test]
+fn check_of_malformed_yaml_exits_1_with_a_located_error() {
+    let bad = temp_file("bad.yaml", "strategy:\n  stages: [\n    - name: x\n");
+    let o = run(&["check", bad.to_str().unwrap()]);
+    let _ = std::fs::remove_file(&bad);
+    assert_no_panic(&o);
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    assert!(
+        out.contains("error[") && out.contains(bad.to_str().unwrap()),
+        "{out}"
+    );
+    let last = out.lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with("1 error") || last.contains(" errors, "),
+        "{last}"
+    );
+}
+
+#[test]
+fn plan_with_errors_still_prints_and_exits_1() {
+    let o = run(&["plan", &repo_file("examples/cluster-in-no-stage.yaml")]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stdout(&o).contains("error[cluster-in-no-stage]"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn unreadable_file_is_named_and_exits_1() {
+    let o = run(&["plan", "does-not-exist.yaml"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o),
+        "fleetplan: cannot read `does-not-exist.yaml`: No such file or directory\n"
+    );
+    assert!(o.stdout.is_empty());
+    let o = run(&["check", "does-not-exist.yaml"]);
+    assert_eq!(o.status.code(), Some(1));
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    for args in [
+        &["plan"][..],
+        &["plan", "--format", "xml", "x.yaml"],
+        &["plan", "--start", "soon", "x.yaml"],
+        &["frobnicate"],
+    ] {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+    }
+}
+
+#[test]
+fn a_closed_stdout_is_not_a_panic() {
+    let mut child = Command::new(BIN)
+        .args(["plan", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    // Close the reading end before the child can have written anything: its first write fails.
+    drop(child.stdout.take());
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    stdin
+        .write_all(staged_example().as_bytes())
+        .expect("child reads stdin");
+    drop(stdin);
+    let o = child.wait_with_output().expect("the binary finishes");
+    assert_no_panic(&o);
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    assert_eq!(stderr(&o), "");
+}
