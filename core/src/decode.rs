@@ -14,8 +14,8 @@ pub(crate) use read::{Path, Reader};
 
 use crate::diag::{Diagnostic, Location, SourceMap};
 use crate::model::{
-    Assumptions, Cluster, ClusterGenerator, ClusterVersion, LabelSpread, MaintenanceExclusion, MaintenancePolicy,
-    MaintenanceWindow, Scenario, SpreadMode, StagedRun, Strategy,
+    Assumptions, Cluster, ClusterGenerator, ClusterVersion, LabelSpread, MaintenanceExclusion,
+    MaintenancePolicy, MaintenanceWindow, Scenario, SpreadMode, StagedRun, Strategy,
 };
 use crate::source::{Node, Value};
 use read::get;
@@ -26,8 +26,23 @@ pub const KINDS: &[&str] = &["kubefleet-staged"];
 /// Name given to the strategy object when a scenario does not name it.
 pub const DEFAULT_STRATEGY_NAME: &str = "example-strategy";
 
-const ROOT_KEYS: &[&str] = &["name", "description", "start", "clusters", "generate", "strategy", "assumptions"];
-const CLUSTER_KEYS: &[&str] = &["name", "labels", "fleet", "version", "releaseChannel", "maintenance"];
+const ROOT_KEYS: &[&str] = &[
+    "name",
+    "description",
+    "start",
+    "clusters",
+    "generate",
+    "strategy",
+    "assumptions",
+];
+const CLUSTER_KEYS: &[&str] = &[
+    "name",
+    "labels",
+    "fleet",
+    "version",
+    "releaseChannel",
+    "maintenance",
+];
 const VERSION_KEYS: &[&str] = &["controlPlane", "node"];
 const MAINTENANCE_KEYS: &[&str] = &["window", "exclusions"];
 const WINDOW_KEYS: &[&str] = &["daily", "recurring", "start", "end", "recurrence"];
@@ -36,7 +51,15 @@ const DAILY_KEYS: &[&str] = &["start"];
 const EXCLUSION_KEYS: &[&str] = &["name", "start", "end", "scope"];
 const GENERATOR_KEYS: &[&str] = &["count", "name", "first", "labels"];
 const SPREAD_KEYS: &[&str] = &["values", "spread", "mode", "index"];
-const STRATEGY_KEYS: &[&str] = &["kind", "name", "namespace", "stages", "run", "placement", "deleteClusters"];
+const STRATEGY_KEYS: &[&str] = &[
+    "kind",
+    "name",
+    "namespace",
+    "stages",
+    "run",
+    "placement",
+    "deleteClusters",
+];
 
 /// One decoded fleetplan document.
 #[derive(Clone, Debug)]
@@ -60,7 +83,10 @@ pub fn decode_document(doc: &Node, file: &str) -> Document {
         start: None,
         clusters: Vec::new(),
         generate: Vec::new(),
-        strategy: Strategy::KubefleetStaged(StagedRun { name: DEFAULT_STRATEGY_NAME.into(), ..Default::default() }),
+        strategy: Strategy::KubefleetStaged(StagedRun {
+            name: DEFAULT_STRATEGY_NAME.into(),
+            ..Default::default()
+        }),
         assumptions: Assumptions::default(),
         origin: SourceMap::default(),
     };
@@ -95,13 +121,24 @@ pub fn decode_document(doc: &Node, file: &str) -> Document {
     for (path, loc) in &r.origin {
         scenario.origin.insert(path.clone(), loc.clone());
     }
-    Document { scenario, has_strategy, origin: r.origin, diagnostics: r.diags }
+    Document {
+        scenario,
+        has_strategy,
+        origin: r.origin,
+        diagnostics: r.diags,
+    }
 }
 
 impl Reader<'_> {
     pub(crate) fn clusters(&mut self, n: &Node, p: &Path) -> Vec<Cluster> {
-        let Some(items) = self.seq(n, p) else { return Vec::new() };
-        items.iter().enumerate().filter_map(|(i, item)| self.cluster(item, &p.index(i))).collect()
+        let Some(items) = self.seq(n, p) else {
+            return Vec::new();
+        };
+        items
+            .iter()
+            .enumerate()
+            .filter_map(|(i, item)| self.cluster(item, &p.index(i)))
+            .collect()
     }
 
     fn cluster(&mut self, n: &Node, p: &Path) -> Option<Cluster> {
@@ -119,9 +156,13 @@ impl Reader<'_> {
         if let Some(v) = get(m, "version") {
             let vp = p.field("version");
             if let Some(vm) = self.map(v, &vp, VERSION_KEYS) {
-                let control_plane = get(vm, "controlPlane").and_then(|x| self.string(x, &vp.field("controlPlane")));
+                let control_plane =
+                    get(vm, "controlPlane").and_then(|x| self.string(x, &vp.field("controlPlane")));
                 let node = get(vm, "node").and_then(|x| self.string(x, &vp.field("node")));
-                c.version = Some(ClusterVersion { control_plane, node });
+                c.version = Some(ClusterVersion {
+                    control_plane,
+                    node,
+                });
             }
         }
         if let Some(v) = get(m, "releaseChannel") {
@@ -144,8 +185,14 @@ impl Reader<'_> {
             if let Some(items) = self.seq(v, &xp) {
                 for (i, item) in items.iter().enumerate() {
                     let ip = xp.index(i);
-                    let Some(em) = self.map(item, &ip, EXCLUSION_KEYS) else { continue };
-                    let text = |key: &str, r: &mut Self| get(em, key).and_then(|x| r.string(x, &ip.field(key))).unwrap_or_default();
+                    let Some(em) = self.map(item, &ip, EXCLUSION_KEYS) else {
+                        continue;
+                    };
+                    let text = |key: &str, r: &mut Self| {
+                        get(em, key)
+                            .and_then(|x| r.string(x, &ip.field(key)))
+                            .unwrap_or_default()
+                    };
                     let exclusion = MaintenanceExclusion {
                         name: text("name", self),
                         start: text("start", self),
@@ -166,10 +213,14 @@ impl Reader<'_> {
         if let Some(v) = get(m, "daily") {
             let dp = p.field("daily");
             if let Value::Scalar(_) = v.value {
-                return self.string(v, &dp).map(|start| MaintenanceWindow::Daily { start });
+                return self
+                    .string(v, &dp)
+                    .map(|start| MaintenanceWindow::Daily { start });
             }
             let dm = self.map(v, &dp, DAILY_KEYS)?;
-            let start = get(dm, "start").and_then(|x| self.string(x, &dp.field("start"))).unwrap_or_default();
+            let start = get(dm, "start")
+                .and_then(|x| self.string(x, &dp.field("start")))
+                .unwrap_or_default();
             return Some(MaintenanceWindow::Daily { start });
         }
         let (fields, fp) = match get(m, "recurring") {
@@ -179,22 +230,38 @@ impl Reader<'_> {
             }
             None => (m, p.clone()),
         };
-        let text = |key: &str, r: &mut Self| get(fields, key).and_then(|x| r.string(x, &fp.field(key)));
+        let text =
+            |key: &str, r: &mut Self| get(fields, key).and_then(|x| r.string(x, &fp.field(key)));
         let start = text("start", self);
         let end = text("end", self);
         let recurrence = text("recurrence", self);
         match (start, end, recurrence) {
-            (Some(start), Some(end), Some(recurrence)) => Some(MaintenanceWindow::Recurring { start, end, recurrence }),
+            (Some(start), Some(end), Some(recurrence)) => Some(MaintenanceWindow::Recurring {
+                start,
+                end,
+                recurrence,
+            }),
             _ => {
-                self.error("missing-field", "a maintenance window needs `daily`, or `start`, `end` and `recurrence`", p, n);
+                self.error(
+                    "missing-field",
+                    "a maintenance window needs `daily`, or `start`, `end` and `recurrence`",
+                    p,
+                    n,
+                );
                 None
             }
         }
     }
 
     fn generators(&mut self, n: &Node, p: &Path) -> Vec<ClusterGenerator> {
-        let Some(items) = self.seq(n, p) else { return Vec::new() };
-        items.iter().enumerate().filter_map(|(i, item)| self.generator(item, &p.index(i))).collect()
+        let Some(items) = self.seq(n, p) else {
+            return Vec::new();
+        };
+        items
+            .iter()
+            .enumerate()
+            .filter_map(|(i, item)| self.generator(item, &p.index(i)))
+            .collect()
     }
 
     fn generator(&mut self, n: &Node, p: &Path) -> Option<ClusterGenerator> {
@@ -213,7 +280,9 @@ impl Reader<'_> {
                 None
             }
         };
-        let first = get(m, "first").and_then(|v| self.count(v, &p.field("first"))).unwrap_or(1);
+        let first = get(m, "first")
+            .and_then(|v| self.count(v, &p.field("first")))
+            .unwrap_or(1);
         let mut labels = BTreeMap::new();
         if let Some(v) = get(m, "labels") {
             let lp = p.field("labels");
@@ -229,7 +298,12 @@ impl Reader<'_> {
                 _ => self.wrong_type("a mapping of label keys to values", &lp, v),
             }
         }
-        Some(ClusterGenerator { count: count?, name: name?, first, labels })
+        Some(ClusterGenerator {
+            count: count?,
+            name: name?,
+            first,
+            labels,
+        })
     }
 
     /// One value, a list (cycled), `{values, spread: cycle|blocks}`, or `{index: true}`.
@@ -237,16 +311,31 @@ impl Reader<'_> {
         match &n.value {
             Value::Scalar(_) => {
                 let value = self.label_value(n, p)?;
-                Some(LabelSpread { values: vec![value], mode: SpreadMode::Cycle })
+                Some(LabelSpread {
+                    values: vec![value],
+                    mode: SpreadMode::Cycle,
+                })
             }
             Value::Seq(items) => {
                 self.note(p, n);
-                let values: Vec<String> = items.iter().enumerate().filter_map(|(i, v)| self.label_value(v, &p.index(i))).collect();
+                let values: Vec<String> = items
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, v)| self.label_value(v, &p.index(i)))
+                    .collect();
                 if values.is_empty() {
-                    self.error("invalid-value", "a generated label needs at least one value", p, n);
+                    self.error(
+                        "invalid-value",
+                        "a generated label needs at least one value",
+                        p,
+                        n,
+                    );
                     return None;
                 }
-                Some(LabelSpread { values, mode: SpreadMode::Cycle })
+                Some(LabelSpread {
+                    values,
+                    mode: SpreadMode::Cycle,
+                })
             }
             Value::Map(_) => {
                 let m = self.map(n, p, SPREAD_KEYS)?;
@@ -258,9 +347,12 @@ impl Reader<'_> {
                         Some("cycle") => mode = SpreadMode::Cycle,
                         Some("blocks") => mode = SpreadMode::Blocks,
                         Some("index") => mode = SpreadMode::Index,
-                        Some(other) => {
-                            self.error("invalid-value", format!("`{key}` must be `cycle` or `blocks`, found `{other}`"), &kp, v)
-                        }
+                        Some(other) => self.error(
+                            "invalid-value",
+                            format!("`{key}` must be `cycle` or `blocks`, found `{other}`"),
+                            &kp,
+                            v,
+                        ),
                         None => {}
                     }
                 }
@@ -275,7 +367,11 @@ impl Reader<'_> {
                         match &v.value {
                             Value::Seq(items) => {
                                 self.note(&vp, v);
-                                items.iter().enumerate().filter_map(|(i, x)| self.label_value(x, &vp.index(i))).collect()
+                                items
+                                    .iter()
+                                    .enumerate()
+                                    .filter_map(|(i, x)| self.label_value(x, &vp.index(i)))
+                                    .collect()
                             }
                             _ => self.label_value(v, &vp).into_iter().collect(),
                         }
@@ -283,7 +379,12 @@ impl Reader<'_> {
                     None => Vec::new(),
                 };
                 if values.is_empty() && mode != SpreadMode::Index {
-                    self.error("missing-field", "a generated label needs `values` (or `index: true`)", p, n);
+                    self.error(
+                        "missing-field",
+                        "a generated label needs `values` (or `index: true`)",
+                        p,
+                        n,
+                    );
                     return None;
                 }
                 Some(LabelSpread { values, mode })
@@ -292,13 +393,21 @@ impl Reader<'_> {
     }
 
     fn strategy(&mut self, n: &Node, p: &Path) -> Strategy {
-        let mut run = StagedRun { name: DEFAULT_STRATEGY_NAME.into(), ..Default::default() };
-        let Some(m) = self.map(n, p, STRATEGY_KEYS) else { return Strategy::KubefleetStaged(run) };
+        let mut run = StagedRun {
+            name: DEFAULT_STRATEGY_NAME.into(),
+            ..Default::default()
+        };
+        let Some(m) = self.map(n, p, STRATEGY_KEYS) else {
+            return Strategy::KubefleetStaged(run);
+        };
         if let Some(v) = get(m, "kind") {
             let kp = p.field("kind");
             if let Some(kind) = self.string(v, &kp) {
                 if !KINDS.contains(&kind.as_str()) {
-                    let mut msg = format!("unknown strategy kind `{kind}`; known kinds: {}", KINDS.join(", "));
+                    let mut msg = format!(
+                        "unknown strategy kind `{kind}`; known kinds: {}",
+                        KINDS.join(", ")
+                    );
                     if let Some(s) = read::suggest(&kind, KINDS) {
                         msg.push_str(&format!(" (did you mean `{s}`?)"));
                     }

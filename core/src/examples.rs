@@ -50,11 +50,23 @@ mod tests {
     #[test]
     fn every_example_loads_without_errors() {
         for e in all() {
-            let loaded = load(&[Source { name: e.name, text: e.text }]);
-            let errors: Vec<String> = loaded.diagnostics.iter().filter(|d| d.is_error()).map(|d| d.to_string()).collect();
+            let loaded = load(&[Source {
+                name: e.name,
+                text: e.text,
+            }]);
+            let errors: Vec<String> = loaded
+                .diagnostics
+                .iter()
+                .filter(|d| d.is_error())
+                .map(|d| d.to_string())
+                .collect();
             assert!(errors.is_empty(), "{}: {errors:#?}", e.name);
-            let warnings: Vec<String> =
-                loaded.diagnostics.iter().filter(|d| d.severity == crate::Severity::Warning).map(|d| d.to_string()).collect();
+            let warnings: Vec<String> = loaded
+                .diagnostics
+                .iter()
+                .filter(|d| d.severity == crate::Severity::Warning)
+                .map(|d| d.to_string())
+                .collect();
             assert!(warnings.is_empty(), "{}: {warnings:#?}", e.name);
             assert_eq!(loaded.scenarios.len(), 1, "{}", e.name);
         }
@@ -64,8 +76,18 @@ mod tests {
 
     #[test]
     fn the_manifest_example_is_the_staged_example() {
-        let staged = load(&[Source { name: "a", text: get("staged").unwrap().text }]).scenarios.remove(0);
-        let manifests = load(&[Source { name: "b", text: get("kubefleet-manifests").unwrap().text }]).scenarios.remove(0);
+        let staged = load(&[Source {
+            name: "a",
+            text: get("staged").unwrap().text,
+        }])
+        .scenarios
+        .remove(0);
+        let manifests = load(&[Source {
+            name: "b",
+            text: get("kubefleet-manifests").unwrap().text,
+        }])
+        .scenarios
+        .remove(0);
         assert_eq!(staged.strategy, manifests.strategy);
         assert_eq!(staged.clusters, manifests.clusters);
         assert_eq!(staged.start, manifests.start);

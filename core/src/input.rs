@@ -69,7 +69,10 @@ pub fn load(sources: &[Source]) -> Loaded {
             "unused-document",
             "this document has no `strategy`, and there are no KubeFleet objects it could add to; it is ignored",
         );
-        d.location = contexts.first().and_then(|c| c.origin.first()).map(|(_, l)| l.clone());
+        d.location = contexts
+            .first()
+            .and_then(|c| c.origin.first())
+            .map(|(_, l)| l.clone());
         out.diagnostics.push(d);
     }
     if out.scenarios.is_empty() && !out.has_errors() {
@@ -80,7 +83,8 @@ pub fn load(sources: &[Source]) -> Loaded {
         } else {
             "no scenario or KubeFleet objects found: the KubeFleet objects contain no update run or update strategy".to_string()
         };
-        out.diagnostics.push(Diagnostic::error("no-scenario", message));
+        out.diagnostics
+            .push(Diagnostic::error("no-scenario", message));
     }
     out
 }
@@ -121,8 +125,10 @@ impl Context {
             ctx.clusters.extend(s.clusters.iter().cloned());
             ctx.generate.extend(s.generate.iter().cloned());
             for (path, loc) in &doc.origin {
-                let shifted = shift(path, "clusters", cluster_base).or_else(|| shift(path, "generate", generate_base));
-                ctx.origin.push((shifted.unwrap_or_else(|| path.clone()), loc.clone()));
+                let shifted = shift(path, "clusters", cluster_base)
+                    .or_else(|| shift(path, "generate", generate_base));
+                ctx.origin
+                    .push((shifted.unwrap_or_else(|| path.clone()), loc.clone()));
             }
         }
         ctx
@@ -154,8 +160,15 @@ impl Context {
 }
 
 fn later_wins(field: &str, doc: &Document) -> Diagnostic {
-    let mut d = Diagnostic::warning("conflicting-documents", format!("`{field}` is given by several documents; the last one is used"));
-    d.location = doc.origin.iter().find(|(p, _)| p == field).map(|(_, l)| l.clone());
+    let mut d = Diagnostic::warning(
+        "conflicting-documents",
+        format!("`{field}` is given by several documents; the last one is used"),
+    );
+    d.location = doc
+        .origin
+        .iter()
+        .find(|(p, _)| p == field)
+        .map(|(_, l)| l.clone());
     d.at(field)
 }
 
@@ -173,17 +186,105 @@ mod tests {
 
     #[test]
     fn empty_input_is_an_error() {
-        let loaded = load(&[Source { name: "empty.yaml", text: "# nothing here\n" }]);
+        let loaded = load(&[Source {
+            name: "empty.yaml",
+            text: "# nothing here\n",
+        }]);
         assert!(loaded.scenarios.is_empty());
         assert_eq!(loaded.diagnostics.len(), 1);
-        assert_eq!(loaded.diagnostics[0].message, "no scenario or KubeFleet objects found");
+        assert_eq!(
+            loaded.diagnostics[0].message,
+            "no scenario or KubeFleet objects found"
+        );
         assert!(load(&[]).has_errors());
     }
 
     #[test]
     fn paths_shift_by_list() {
-        assert_eq!(shift("clusters[3].labels", "clusters", 2).as_deref(), Some("clusters[5].labels"));
+        assert_eq!(
+            shift("clusters[3].labels", "clusters", 2).as_deref(),
+            Some("clusters[5].labels")
+        );
         assert_eq!(shift("clusters", "clusters", 2), None);
         assert_eq!(shift("generate[0]", "clusters", 2), None);
+    }
+
+    const OBJECTS: &str = "apiVersion: cluster.kubernetes-fleet.io/v1beta1\nkind: MemberCluster\nmetadata: {name: m1, labels: {env: a}}\n---\n\
+        apiVersion: placement.kubernetes-fleet.io/v1beta1\nkind: ClusterStagedUpdateStrategy\nmetadata: {name: s}\nspec: {stages: [{name: all, labelSelector: {}}]}\n---\n\
+        apiVersion: placement.kubernetes-fleet.io/v1beta1\nkind: ClusterStagedUpdateRun\nmetadata: {name: r}\nspec: {placementName: p, stagedRolloutStrategyName: s, state: Run}\n";
+
+    #[test]
+    fn a_strategy_less_document_completes_the_manifests_across_files() {
+        let extra = "start: 2026-11-23T09:00:00Z\nclusters:\n  - name: extra1\n  - name: extra2\nassumptions: {updateDuration: 5m}\n";
+        let loaded = load(&[
+            Source {
+                name: "objects.yaml",
+                text: OBJECTS,
+            },
+            Source {
+                name: "extra.yaml",
+                text: extra,
+            },
+        ]);
+        assert!(!loaded.has_errors(), "{:?}", loaded.diagnostics);
+        assert_eq!(loaded.scenarios.len(), 1);
+        let s = &loaded.scenarios[0];
+        assert_eq!(
+            s.clusters
+                .iter()
+                .map(|c| c.name.as_str())
+                .collect::<Vec<_>>(),
+            ["m1", "extra1", "extra2"]
+        );
+        assert_eq!(s.start, Some(Time::parse("2026-11-23T09:00:00Z").unwrap()));
+        assert_eq!(
+            s.assumptions.update_duration,
+            Some(crate::time::Duration::parse("5m").unwrap())
+        );
+        let loc = s.origin.locate("clusters[2]").unwrap();
+        assert_eq!(
+            (loc.file.as_str(), loc.line),
+            ("extra.yaml", 4),
+            "context clusters are renumbered after the members"
+        );
+        assert_eq!(s.origin.locate("clusters[0]").unwrap().file, "objects.yaml");
+    }
+
+    #[test]
+    fn fleetplan_scenarios_and_manifest_runs_load_side_by_side() {
+        let scenario = "strategy: {stages: [{name: a}]}\n";
+        let loaded = load(&[
+            Source {
+                name: "a.yaml",
+                text: scenario,
+            },
+            Source {
+                name: "b.yaml",
+                text: OBJECTS,
+            },
+        ]);
+        assert_eq!(loaded.scenarios.len(), 2);
+        assert!(!loaded.has_errors());
+    }
+
+    #[test]
+    fn json_input_loads() {
+        let json = "{\n\t\"strategy\": {\"stages\": [{\"name\": \"a\", \"maxConcurrency\": \"50%\"}]}\n}\n";
+        let loaded = load(&[Source {
+            name: "s.json",
+            text: json,
+        }]);
+        assert!(loaded.diagnostics.is_empty(), "{:?}", loaded.diagnostics);
+        assert_eq!(loaded.scenarios.len(), 1);
+    }
+
+    #[test]
+    fn a_syntax_error_is_reported_and_nothing_else_is_claimed() {
+        let loaded = load(&[Source {
+            name: "bad.yaml",
+            text: "strategy:\n  stages: [\n",
+        }]);
+        assert_eq!(loaded.diagnostics.len(), 1, "{:?}", loaded.diagnostics);
+        assert_eq!(loaded.diagnostics[0].code, "yaml-syntax");
     }
 }

@@ -109,7 +109,11 @@ impl Node {
     }
 
     pub fn location(&self, file: &str) -> Location {
-        Location { file: file.to_string(), line: self.line, column: self.column }
+        Location {
+            file: file.to_string(),
+            line: self.line,
+            column: self.column,
+        }
     }
 }
 
@@ -128,7 +132,9 @@ pub fn resolve_plain(t: &str) -> Resolved<'_> {
         "" | "~" | "null" | "Null" | "NULL" => return Resolved::Null,
         "true" | "True" | "TRUE" => return Resolved::Bool(true),
         "false" | "False" | "FALSE" => return Resolved::Bool(false),
-        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => return Resolved::Float(f64::INFINITY),
+        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => {
+            return Resolved::Float(f64::INFINITY)
+        }
         "-.inf" | "-.Inf" | "-.INF" => return Resolved::Float(f64::NEG_INFINITY),
         ".nan" | ".NaN" | ".NAN" => return Resolved::Float(f64::NAN),
         _ => {}
@@ -146,10 +152,18 @@ pub fn resolve_plain(t: &str) -> Resolved<'_> {
 
 fn parse_core_int(t: &str) -> Option<i64> {
     if let Some(oct) = t.strip_prefix("0o") {
-        return if !oct.is_empty() && oct.bytes().all(|b| (b'0'..=b'7').contains(&b)) { i64::from_str_radix(oct, 8).ok() } else { None };
+        return if !oct.is_empty() && oct.bytes().all(|b| (b'0'..=b'7').contains(&b)) {
+            i64::from_str_radix(oct, 8).ok()
+        } else {
+            None
+        };
     }
     if let Some(hex) = t.strip_prefix("0x") {
-        return if !hex.is_empty() && hex.bytes().all(|b| b.is_ascii_hexdigit()) { i64::from_str_radix(hex, 16).ok() } else { None };
+        return if !hex.is_empty() && hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+            i64::from_str_radix(hex, 16).ok()
+        } else {
+            None
+        };
     }
     let digits = t.strip_prefix(['-', '+']).unwrap_or(t);
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
@@ -247,19 +261,38 @@ fn parse_yaml(text: &str, file: &str) -> Outcome {
             Err(e) => break Some(syntax_error(&e, file)),
         }
     };
-    Outcome { docs: builder.docs, diags: builder.diags, error }
+    Outcome {
+        docs: builder.docs,
+        diags: builder.diags,
+        error,
+    }
 }
 
 fn syntax_error(e: &ScanError, file: &str) -> Diagnostic {
     let m = e.marker();
     let mut d = Diagnostic::error("yaml-syntax", format!("YAML syntax error: {}", e.info()));
-    d.location = Some(Location { file: file.to_string(), line: m.line().max(1), column: m.col() + 1 });
+    d.location = Some(Location {
+        file: file.to_string(),
+        line: m.line().max(1),
+        column: m.col() + 1,
+    });
     d
 }
 
 enum Frame {
-    Seq { line: usize, column: usize, anchor: usize, items: Vec<Node> },
-    Map { line: usize, column: usize, anchor: usize, entries: Vec<Entry>, key: Option<PendingKey> },
+    Seq {
+        line: usize,
+        column: usize,
+        anchor: usize,
+        items: Vec<Node>,
+    },
+    Map {
+        line: usize,
+        column: usize,
+        anchor: usize,
+        entries: Vec<Entry>,
+        key: Option<PendingKey>,
+    },
 }
 
 struct PendingKey {
@@ -281,12 +314,23 @@ struct Builder<'f> {
 
 impl<'f> Builder<'f> {
     fn new(file: &'f str) -> Self {
-        Builder { file, stack: Vec::new(), docs: Vec::new(), diags: Vec::new(), anchors: HashMap::new(), alias_budget: MAX_ALIAS_NODES }
+        Builder {
+            file,
+            stack: Vec::new(),
+            docs: Vec::new(),
+            diags: Vec::new(),
+            anchors: HashMap::new(),
+            alias_budget: MAX_ALIAS_NODES,
+        }
     }
 
     fn fatal(&self, code: &'static str, message: String, line: usize, column: usize) -> Diagnostic {
         let mut d = Diagnostic::error(code, message);
-        d.location = Some(Location { file: self.file.to_string(), line, column });
+        d.location = Some(Location {
+            file: self.file.to_string(),
+            line,
+            column,
+        });
         d
     }
 
@@ -298,8 +342,16 @@ impl<'f> Builder<'f> {
                 self.anchors.clear();
             }
             Event::Scalar(text, style, anchor, tag) => {
-                let style = if style == TScalarStyle::Plain && !is_str_tag(tag.as_ref()) { Style::Plain } else { Style::Quoted };
-                let node = Node { value: Value::Scalar(Scalar { text, style }), line, column };
+                let style = if style == TScalarStyle::Plain && !is_str_tag(tag.as_ref()) {
+                    Style::Plain
+                } else {
+                    Style::Quoted
+                };
+                let node = Node {
+                    value: Value::Scalar(Scalar { text, style }),
+                    line,
+                    column,
+                };
                 self.remember(anchor, &node, 0);
                 self.complete(node);
             }
@@ -308,11 +360,21 @@ impl<'f> Builder<'f> {
                     return Err(self.fatal("yaml-alias", "alias refers to an anchor that is not defined before it (or to the node that contains it)".into(), line, column));
                 };
                 if self.stack.len() + height > MAX_DEPTH {
-                    return Err(self.fatal("yaml-too-deep", format!("nesting deeper than {MAX_DEPTH} levels (through an alias)"), line, column));
+                    return Err(self.fatal(
+                        "yaml-too-deep",
+                        format!("nesting deeper than {MAX_DEPTH} levels (through an alias)"),
+                        line,
+                        column,
+                    ));
                 }
                 let size = count_nodes(node);
                 if size > self.alias_budget {
-                    return Err(self.fatal("yaml-alias", format!("aliases expand to more than {MAX_ALIAS_NODES} nodes"), line, column));
+                    return Err(self.fatal(
+                        "yaml-alias",
+                        format!("aliases expand to more than {MAX_ALIAS_NODES} nodes"),
+                        line,
+                        column,
+                    ));
                 }
                 self.alias_budget -= size;
                 let mut copy = node.clone();
@@ -322,19 +384,54 @@ impl<'f> Builder<'f> {
                 self.complete(copy);
             }
             Event::SequenceStart(..) | Event::MappingStart(..) if self.stack.len() >= MAX_DEPTH => {
-                return Err(self.fatal("yaml-too-deep", format!("nesting deeper than {MAX_DEPTH} levels"), line, column));
+                return Err(self.fatal(
+                    "yaml-too-deep",
+                    format!("nesting deeper than {MAX_DEPTH} levels"),
+                    line,
+                    column,
+                ));
             }
-            Event::SequenceStart(anchor, _) => self.stack.push(Frame::Seq { line, column, anchor, items: Vec::new() }),
-            Event::MappingStart(anchor, _) => self.stack.push(Frame::Map { line, column, anchor, entries: Vec::new(), key: None }),
+            Event::SequenceStart(anchor, _) => self.stack.push(Frame::Seq {
+                line,
+                column,
+                anchor,
+                items: Vec::new(),
+            }),
+            Event::MappingStart(anchor, _) => self.stack.push(Frame::Map {
+                line,
+                column,
+                anchor,
+                entries: Vec::new(),
+                key: None,
+            }),
             Event::SequenceEnd | Event::MappingEnd => {
                 let node = match self.stack.pop() {
-                    Some(Frame::Seq { line, column, anchor, items }) => {
-                        let node = Node { value: Value::Seq(items), line, column };
+                    Some(Frame::Seq {
+                        line,
+                        column,
+                        anchor,
+                        items,
+                    }) => {
+                        let node = Node {
+                            value: Value::Seq(items),
+                            line,
+                            column,
+                        };
                         self.remember(anchor, &node, 1 + height(&node));
                         node
                     }
-                    Some(Frame::Map { line, column, anchor, entries, .. }) => {
-                        let node = Node { value: Value::Map(entries), line, column };
+                    Some(Frame::Map {
+                        line,
+                        column,
+                        anchor,
+                        entries,
+                        ..
+                    }) => {
+                        let node = Node {
+                            value: Value::Map(entries),
+                            line,
+                            column,
+                        };
                         self.remember(anchor, &node, 1 + height(&node));
                         node
                     }
@@ -361,7 +458,13 @@ impl<'f> Builder<'f> {
                 }
             }
             Some(Frame::Seq { items, .. }) => items.push(node),
-            Some(Frame::Map { entries, key, line, column, .. }) => match key.take() {
+            Some(Frame::Map {
+                entries,
+                key,
+                line,
+                column,
+                ..
+            }) => match key.take() {
                 None => {
                     // yaml-rust2 marks a block mapping at its first `:`; the user thinks of it as
                     // starting at its first key.
@@ -373,23 +476,48 @@ impl<'f> Builder<'f> {
                         _ => None,
                     };
                     if text.is_none() {
-                        let mut d = Diagnostic::warning("yaml-complex-key", "a mapping key must be a plain value; this entry is ignored");
+                        let mut d = Diagnostic::warning(
+                            "yaml-complex-key",
+                            "a mapping key must be a plain value; this entry is ignored",
+                        );
                         d.location = Some(node.location(self.file));
                         self.diags.push(d);
                     }
-                    *key = Some(PendingKey { text, line: node.line, column: node.column });
+                    *key = Some(PendingKey {
+                        text,
+                        line: node.line,
+                        column: node.column,
+                    });
                 }
-                Some(PendingKey { text: Some(text), line, column }) => {
+                Some(PendingKey {
+                    text: Some(text),
+                    line,
+                    column,
+                }) => {
                     if let Some(existing) = entries.iter_mut().find(|e| e.key == text) {
                         let mut d = Diagnostic::warning(
                             "duplicate-key",
                             format!("key `{text}` appears twice in this mapping (first on line {}); the last value is used", existing.key_line),
                         );
-                        d.location = Some(Location { file: self.file.to_string(), line, column });
+                        d.location = Some(Location {
+                            file: self.file.to_string(),
+                            line,
+                            column,
+                        });
                         self.diags.push(d);
-                        *existing = Entry { key: text, key_line: line, key_column: column, value: node };
+                        *existing = Entry {
+                            key: text,
+                            key_line: line,
+                            key_column: column,
+                            value: node,
+                        };
                     } else {
-                        entries.push(Entry { key: text, key_line: line, key_column: column, value: node });
+                        entries.push(Entry {
+                            key: text,
+                            key_line: line,
+                            key_column: column,
+                            value: node,
+                        });
                     }
                 }
                 Some(PendingKey { text: None, .. }) => {}
@@ -444,16 +572,39 @@ fn parse_json(text: &str) -> Option<Vec<Node>> {
 fn from_json(value: serde_json::Value) -> Node {
     use serde_json::Value as J;
     let value = match value {
-        J::Null => Value::Scalar(Scalar { text: "null".into(), style: Style::Plain }),
-        J::Bool(b) => Value::Scalar(Scalar { text: b.to_string(), style: Style::Plain }),
-        J::Number(n) => Value::Scalar(Scalar { text: n.to_string(), style: Style::Plain }),
-        J::String(s) => Value::Scalar(Scalar { text: s, style: Style::Quoted }),
+        J::Null => Value::Scalar(Scalar {
+            text: "null".into(),
+            style: Style::Plain,
+        }),
+        J::Bool(b) => Value::Scalar(Scalar {
+            text: b.to_string(),
+            style: Style::Plain,
+        }),
+        J::Number(n) => Value::Scalar(Scalar {
+            text: n.to_string(),
+            style: Style::Plain,
+        }),
+        J::String(s) => Value::Scalar(Scalar {
+            text: s,
+            style: Style::Quoted,
+        }),
         J::Array(items) => Value::Seq(items.into_iter().map(from_json).collect()),
         J::Object(map) => Value::Map(
-            map.into_iter().map(|(key, v)| Entry { key, key_line: 1, key_column: 1, value: from_json(v) }).collect(),
+            map.into_iter()
+                .map(|(key, v)| Entry {
+                    key,
+                    key_line: 1,
+                    key_column: 1,
+                    value: from_json(v),
+                })
+                .collect(),
         ),
     };
-    Node { value, line: 1, column: 1 }
+    Node {
+        value,
+        line: 1,
+        column: 1,
+    }
 }
 
 #[cfg(test)]
@@ -475,9 +626,16 @@ mod tests {
         assert_eq!(doc.get("c").unwrap().resolve(), Some(Resolved::Bool(true)));
         assert_eq!(doc.get("d").unwrap().resolve(), Some(Resolved::Null));
         assert_eq!(doc.get("e").unwrap().resolve(), Some(Resolved::Float(1.5)));
-        assert_eq!(doc.get("f").unwrap().resolve(), Some(Resolved::Str("on")), "YAML 1.1 booleans are strings in 1.2");
+        assert_eq!(
+            doc.get("f").unwrap().resolve(),
+            Some(Resolved::Str("on")),
+            "YAML 1.1 booleans are strings in 1.2"
+        );
         assert_eq!(doc.get("g").unwrap().resolve(), Some(Resolved::Int(31)));
-        assert_eq!(doc.get("h").unwrap().resolve(), Some(Resolved::Str("2026-11-23T09:00:00Z")));
+        assert_eq!(
+            doc.get("h").unwrap().resolve(),
+            Some(Resolved::Str("2026-11-23T09:00:00Z"))
+        );
         assert_eq!(doc.get("i").unwrap().resolve(), Some(Resolved::Str("7\n")));
         // A plain `1` still has its text, for label values.
         assert_eq!(doc.get("a").unwrap().scalar().unwrap().text, "007");
@@ -491,7 +649,13 @@ mod tests {
             other => panic!("{other:?}"),
         };
         assert_eq!((items[0].line, items[0].column), (2, 5));
-        assert_eq!((items[1].get("key").unwrap().line, items[1].get("key").unwrap().column), (3, 10));
+        assert_eq!(
+            (
+                items[1].get("key").unwrap().line,
+                items[1].get("key").unwrap().column
+            ),
+            (3, 10)
+        );
     }
 
     #[test]
@@ -505,7 +669,11 @@ mod tests {
         assert!(loc.line >= 2, "{d}");
         let (_, diags) = parse("a: b: c\n", "bad.yaml");
         assert_eq!(diags[0].location.as_ref().unwrap().line, 1);
-        assert!(diags[0].message.starts_with("YAML syntax error"), "{}", diags[0]);
+        assert!(
+            diags[0].message.starts_with("YAML syntax error"),
+            "{}",
+            diags[0]
+        );
     }
 
     #[test]
@@ -541,7 +709,10 @@ mod tests {
     #[test]
     fn aliases_resolve_and_cannot_loop_or_explode() {
         let doc = one("base: &b {x: 1}\nuse: *b\n");
-        assert_eq!(doc.get("use").unwrap().get("x").unwrap().resolve(), Some(Resolved::Int(1)));
+        assert_eq!(
+            doc.get("use").unwrap().get("x").unwrap().resolve(),
+            Some(Resolved::Int(1))
+        );
         let (_, diags) = parse("a: &a [1, *a]\n", "r.yaml");
         assert_eq!(diags[0].code, "yaml-alias");
         let mut laughs = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");

@@ -111,22 +111,33 @@ fn string(s: &str) -> String {
 }
 
 fn needs_quotes(s: &str) -> bool {
-    let Some(first) = s.chars().next() else { return true };
+    let Some(first) = s.chars().next() else {
+        return true;
+    };
     if !matches!(resolve_plain(s), Resolved::Str(_)) {
         return true;
     }
     // YAML 1.1 readers (kubectl's among them) still take these as booleans.
-    const YAML11: &[&str] = &["y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF"];
+    const YAML11: &[&str] = &[
+        "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "on", "On", "ON", "off", "Off",
+        "OFF",
+    ];
     if YAML11.contains(&s) {
         return true;
     }
-    if "-?:,[]{}#&*!|>'\"%@`".contains(first) && !(matches!(first, '-' | '?' | ':') && s.len() > 1 && !s[1..].starts_with(' ')) {
+    if "-?:,[]{}#&*!|>'\"%@`".contains(first)
+        && !(matches!(first, '-' | '?' | ':') && s.len() > 1 && !s[1..].starts_with(' '))
+    {
         return true;
     }
     if first.is_whitespace() || s.ends_with(char::is_whitespace) || s.ends_with(':') {
         return true;
     }
-    if s.contains(": ") || s.contains(" #") || s.contains(['\n', '\r', '\t']) || s.chars().any(char::is_control) {
+    if s.contains(": ")
+        || s.contains(" #")
+        || s.contains(['\n', '\r', '\t'])
+        || s.chars().any(char::is_control)
+    {
         return true;
     }
     // Inside flow collections these would end the scalar; quote them so output can be pasted anywhere.
@@ -151,18 +162,39 @@ mod tests {
         });
         let text = to_yaml(&v);
         let expect = [
-            "plain: environment", "one: \"1\"", "t: \"true\"", "\"on\": \"on\"", "empty: \"\"", "\"null\": \"null\"",
-            "colon: \"a: b\"", "time: 09:00", "pct: 25%", "pattern: \"{i:04}\"", "dash: -x", "list: \"- x\"",
-            "offset: +01:00", "float: \"1.5\"", "multi: \"a\\nb\"", "star: \"*x\"", "int: 3", "f: 0.2", "b: false", "\"n\": null",
+            "plain: environment",
+            "one: \"1\"",
+            "t: \"true\"",
+            "\"on\": \"on\"",
+            "empty: \"\"",
+            "\"null\": \"null\"",
+            "colon: \"a: b\"",
+            "time: 09:00",
+            "pct: 25%",
+            "pattern: \"{i:04}\"",
+            "dash: -x",
+            "list: \"- x\"",
+            "offset: +01:00",
+            "float: \"1.5\"",
+            "multi: \"a\\nb\"",
+            "star: \"*x\"",
+            "int: 3",
+            "f: 0.2",
+            "b: false",
+            "\"n\": null",
         ];
         for line in expect {
-            assert!(text.lines().any(|l| l == line), "missing `{line}` in\n{text}");
+            assert!(
+                text.lines().any(|l| l == line),
+                "missing `{line}` in\n{text}"
+            );
         }
     }
 
     #[test]
     fn nested_collections_are_block_style_and_parse_back() {
-        let v = json!({"a": [{"x": 1, "z": ["p", "q"]}, [1, 2], []], "b": {}, "c": {"d": {"e": "1"}}});
+        let v =
+            json!({"a": [{"x": 1, "z": ["p", "q"]}, [1, 2], []], "b": {}, "c": {"d": {"e": "1"}}});
         let text = to_yaml(&v);
         assert_eq!(
             text,
@@ -170,6 +202,70 @@ mod tests {
         );
         let (docs, diags) = crate::source::parse(&text, "o.yaml");
         assert!(diags.is_empty());
-        assert_eq!(docs[0].get("c").unwrap().get("d").unwrap().get("e").unwrap().resolve(), Some(Resolved::Str("1")));
+        assert_eq!(
+            docs[0]
+                .get("c")
+                .unwrap()
+                .get("d")
+                .unwrap()
+                .get("e")
+                .unwrap()
+                .resolve(),
+            Some(Resolved::Str("1"))
+        );
+    }
+
+    #[test]
+    fn every_example_round_trips_through_yaml() {
+        use crate::input::{load, Source};
+        for e in crate::examples::all() {
+            let mut original = load(&[Source {
+                name: e.name,
+                text: e.text,
+            }])
+            .scenarios
+            .remove(0);
+            let text = scenario_to_yaml(&original);
+            let loaded = load(&[Source {
+                name: "out.yaml",
+                text: &text,
+            }]);
+            assert!(
+                loaded
+                    .diagnostics
+                    .iter()
+                    .all(|d| d.code != "wrong-type" && d.code != "unknown-field"),
+                "{:?}",
+                loaded.diagnostics
+            );
+            let mut back = loaded
+                .scenarios
+                .into_iter()
+                .next()
+                .unwrap_or_else(|| panic!("{}: nothing decoded from\n{text}", e.name));
+            original.origin = Default::default();
+            back.origin = Default::default();
+            assert_eq!(back, original, "{} did not survive\n{text}", e.name);
+        }
+    }
+
+    #[test]
+    fn a_scenario_using_every_field_round_trips() {
+        let text = include_str!("decode/full.yaml");
+        let (docs, _) = crate::source::parse(text, "full.yaml");
+        let mut original = crate::decode::decode_document(&docs[0], "full.yaml").scenario;
+        let out = scenario_to_yaml(&original);
+        let (docs, diags) = crate::source::parse(&out, "out.yaml");
+        assert!(diags.is_empty(), "{diags:?}");
+        let decoded = crate::decode::decode_document(&docs[0], "out.yaml");
+        assert!(
+            decoded.diagnostics.is_empty(),
+            "{:?}\n{out}",
+            decoded.diagnostics
+        );
+        let mut back = decoded.scenario;
+        original.origin = Default::default();
+        back.origin = Default::default();
+        assert_eq!(back, original, "{out}");
     }
 }

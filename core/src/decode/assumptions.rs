@@ -2,12 +2,20 @@
 
 use super::read::{get, Path, Reader};
 use crate::model::{
-    ApprovalModel, ApprovalOverride, Assumptions, BusinessHours, DurationOverride, FailureSpec, Jitter, StopSpec, TaskSide,
+    ApprovalModel, ApprovalOverride, Assumptions, BusinessHours, DurationOverride, FailureSpec,
+    Jitter, StopSpec, TaskSide,
 };
 use crate::source::{Node, Resolved, Value};
 
-const ASSUMPTION_KEYS: &[&str] =
-    &["updateDuration", "durationOverrides", "jitter", "deleteDuration", "approvals", "failures", "stops"];
+const ASSUMPTION_KEYS: &[&str] = &[
+    "updateDuration",
+    "durationOverrides",
+    "jitter",
+    "deleteDuration",
+    "approvals",
+    "failures",
+    "stops",
+];
 const UPDATE_DURATION_KEYS: &[&str] = &["default", "overrides", "jitter"];
 const OVERRIDE_KEYS: &[&str] = &["cluster", "selector", "duration"];
 const JITTER_KEYS: &[&str] = &["seed", "spread"];
@@ -20,13 +28,16 @@ const STOP_KEYS: &[&str] = &["at", "resume"];
 impl Reader<'_> {
     pub(crate) fn assumptions(&mut self, n: &Node, p: &Path) -> Assumptions {
         let mut a = Assumptions::default();
-        let Some(m) = self.map(n, p, ASSUMPTION_KEYS) else { return a };
+        let Some(m) = self.map(n, p, ASSUMPTION_KEYS) else {
+            return a;
+        };
         if let Some(v) = get(m, "updateDuration") {
             self.update_duration(v, p, &mut a);
         }
         // The flat form is what a scenario serializes to; the nested form above is the friendlier one.
         if let Some(v) = get(m, "durationOverrides") {
-            a.duration_overrides.extend(self.duration_overrides(v, &p.field("durationOverrides")));
+            a.duration_overrides
+                .extend(self.duration_overrides(v, &p.field("durationOverrides")));
         }
         if let Some(v) = get(m, "jitter") {
             a.jitter = self.jitter(v, &p.field("jitter"));
@@ -53,12 +64,18 @@ impl Reader<'_> {
             a.update_duration = self.duration(n, p);
             return;
         }
-        let Some(m) = self.map(n, p, UPDATE_DURATION_KEYS) else { return };
+        let Some(m) = self.map(n, p, UPDATE_DURATION_KEYS) else {
+            return;
+        };
         if let Some(v) = get(m, "default") {
             a.update_duration = self.duration(v, &p.field("default").at_origin(p));
         }
         if let Some(v) = get(m, "overrides") {
-            a.duration_overrides = self.duration_overrides(v, &p.field("overrides").at_origin(&parent.field("durationOverrides")));
+            a.duration_overrides = self.duration_overrides(
+                v,
+                &p.field("overrides")
+                    .at_origin(&parent.field("durationOverrides")),
+            );
         }
         if let Some(v) = get(m, "jitter") {
             a.jitter = self.jitter(v, &p.field("jitter").at_origin(&parent.field("jitter")));
@@ -66,23 +83,36 @@ impl Reader<'_> {
     }
 
     fn duration_overrides(&mut self, n: &Node, p: &Path) -> Vec<DurationOverride> {
-        let Some(items) = self.seq(n, p) else { return Vec::new() };
+        let Some(items) = self.seq(n, p) else {
+            return Vec::new();
+        };
         let mut out = Vec::new();
         for (i, item) in items.iter().enumerate() {
             let p = p.index(i);
-            let Some(m) = self.map(item, &p, OVERRIDE_KEYS) else { continue };
+            let Some(m) = self.map(item, &p, OVERRIDE_KEYS) else {
+                continue;
+            };
             let cluster = get(m, "cluster").and_then(|v| self.string(v, &p.field("cluster")));
             let selector = get(m, "selector").and_then(|v| self.selector(v, &p.field("selector")));
             let duration = get(m, "duration").and_then(|v| self.duration(v, &p.field("duration")));
             if get(m, "cluster").is_none() && get(m, "selector").is_none() {
-                self.error("missing-field", "a duration override needs `cluster` or `selector`", &p, item);
+                self.error(
+                    "missing-field",
+                    "a duration override needs `cluster` or `selector`",
+                    &p,
+                    item,
+                );
                 continue;
             }
             if get(m, "duration").is_none() {
                 self.missing("duration", &p, item);
             }
             if let Some(duration) = duration {
-                out.push(DurationOverride { cluster, selector, duration });
+                out.push(DurationOverride {
+                    cluster,
+                    selector,
+                    duration,
+                });
             }
         }
         out
@@ -90,12 +120,20 @@ impl Reader<'_> {
 
     fn jitter(&mut self, n: &Node, p: &Path) -> Option<Jitter> {
         let m = self.map(n, p, JITTER_KEYS)?;
-        let mut j = Jitter { seed: 0, spread: 0.0 };
+        let mut j = Jitter {
+            seed: 0,
+            spread: 0.0,
+        };
         if let Some(v) = get(m, "seed") {
             if let Some(seed) = self.int(v, &p.field("seed")) {
                 match u64::try_from(seed) {
                     Ok(s) => j.seed = s,
-                    Err(_) => self.error("invalid-value", format!("`seed` must not be negative, found {seed}"), &p.field("seed"), v),
+                    Err(_) => self.error(
+                        "invalid-value",
+                        format!("`seed` must not be negative, found {seed}"),
+                        &p.field("seed"),
+                        v,
+                    ),
                 }
             }
         }
@@ -122,7 +160,9 @@ impl Reader<'_> {
             model.delay = self.duration(n, &p.field("delay"));
             return model;
         }
-        let Some(m) = self.map(n, p, APPROVAL_KEYS) else { return model };
+        let Some(m) = self.map(n, p, APPROVAL_KEYS) else {
+            return model;
+        };
         if let Some(v) = get(m, "delay") {
             model.delay = self.duration(v, &p.field("delay"));
         }
@@ -150,14 +190,26 @@ impl Reader<'_> {
             }
             return None;
         };
-        let mut o = ApprovalOverride { stage, task: None, delay: None, never: false };
+        let mut o = ApprovalOverride {
+            stage,
+            task: None,
+            delay: None,
+            never: false,
+        };
         if let Some(v) = get(m, "task") {
             let tp = p.field("task");
             if let Some(t) = self.string(v, &tp) {
                 match t.to_ascii_lowercase().as_str() {
-                    "before" | "beforestage" | "beforestagetasks" => o.task = Some(TaskSide::Before),
+                    "before" | "beforestage" | "beforestagetasks" => {
+                        o.task = Some(TaskSide::Before)
+                    }
                     "after" | "afterstage" | "afterstagetasks" => o.task = Some(TaskSide::After),
-                    _ => self.error("invalid-value", format!("`task` must be `before` or `after`, found `{t}`"), &tp, v),
+                    _ => self.error(
+                        "invalid-value",
+                        format!("`task` must be `before` or `after`, found `{t}`"),
+                        &tp,
+                        v,
+                    ),
                 }
             }
         }
@@ -173,8 +225,13 @@ impl Reader<'_> {
     /// Defaults: UTC, 09:00–17:00, Monday to Friday.
     fn business_hours(&mut self, n: &Node, p: &Path) -> Option<BusinessHours> {
         let m = self.map(n, p, HOURS_KEYS)?;
-        let mut bh =
-            BusinessHours { utc_offset: "+00:00".into(), utc_offset_minutes: 0, start: 9 * 60, end: 17 * 60, days: vec![1, 2, 3, 4, 5] };
+        let mut bh = BusinessHours {
+            utc_offset: "+00:00".into(),
+            utc_offset_minutes: 0,
+            start: 9 * 60,
+            end: 17 * 60,
+            days: vec![1, 2, 3, 4, 5],
+        };
         if let Some(v) = get(m, "utcOffset") {
             let op = p.field("utcOffset");
             if let Some(text) = self.scalar_text(v, &op, "a UTC offset such as \"+01:00\"") {
@@ -198,15 +255,29 @@ impl Reader<'_> {
             if let Some(text) = self.scalar_text(v, &kp, "a time of day such as \"09:00\"") {
                 match parse_hhmm(&text) {
                     Some(minutes) => *slot = minutes,
-                    None => {
-                        self.error("invalid-value", format!("`{key}` must be a time of day HH:MM (00:00 to 24:00), found `{text}`"), &kp, v)
-                    }
+                    None => self.error(
+                        "invalid-value",
+                        format!(
+                            "`{key}` must be a time of day HH:MM (00:00 to 24:00), found `{text}`"
+                        ),
+                        &kp,
+                        v,
+                    ),
                 }
             }
         }
         if bh.end <= bh.start {
-            let msg = format!("business hours end ({:02}:{:02}) must be after they start", bh.end / 60, bh.end % 60);
-            self.error("invalid-value", msg, &p.field("end"), get(m, "end").unwrap_or(n));
+            let msg = format!(
+                "business hours end ({:02}:{:02}) must be after they start",
+                bh.end / 60,
+                bh.end % 60
+            );
+            self.error(
+                "invalid-value",
+                msg,
+                &p.field("end"),
+                get(m, "end").unwrap_or(n),
+            );
         }
         if let Some(v) = get(m, "days") {
             if let Some(days) = self.days(v, &p.field("days")) {
@@ -259,17 +330,24 @@ impl Reader<'_> {
 
     /// `[member3, {cluster: member4, after: 2m}]`.
     fn failures(&mut self, n: &Node, p: &Path) -> Vec<FailureSpec> {
-        let Some(items) = self.seq(n, p) else { return Vec::new() };
+        let Some(items) = self.seq(n, p) else {
+            return Vec::new();
+        };
         let mut out = Vec::new();
         for (i, item) in items.iter().enumerate() {
             let p = p.index(i);
             if let Value::Scalar(_) = item.value {
                 if let Some(cluster) = self.string(item, &p.field("cluster")) {
-                    out.push(FailureSpec { cluster, after: None });
+                    out.push(FailureSpec {
+                        cluster,
+                        after: None,
+                    });
                 }
                 continue;
             }
-            let Some(m) = self.map(item, &p, FAILURE_KEYS) else { continue };
+            let Some(m) = self.map(item, &p, FAILURE_KEYS) else {
+                continue;
+            };
             let after = get(m, "after").and_then(|v| self.duration(v, &p.field("after")));
             match get(m, "cluster") {
                 Some(v) => {
@@ -284,17 +362,26 @@ impl Reader<'_> {
     }
 
     fn stops(&mut self, n: &Node, p: &Path) -> Vec<StopSpec> {
-        let Some(items) = self.seq(n, p) else { return Vec::new() };
+        let Some(items) = self.seq(n, p) else {
+            return Vec::new();
+        };
         let mut out = Vec::new();
         for (i, item) in items.iter().enumerate() {
             let p = p.index(i);
-            let Some(m) = self.map(item, &p, STOP_KEYS) else { continue };
+            let Some(m) = self.map(item, &p, STOP_KEYS) else {
+                continue;
+            };
             let resume = get(m, "resume").and_then(|v| self.time(v, &p.field("resume")));
             match get(m, "at") {
                 Some(v) => {
                     if let Some(at) = self.time(v, &p.field("at")) {
                         if resume.is_some_and(|r| r < at) {
-                            self.error("invalid-value", "`resume` is before `at`", &p.field("resume"), item);
+                            self.error(
+                                "invalid-value",
+                                "`resume` is before `at`",
+                                &p.field("resume"),
+                                item,
+                            );
                         }
                         out.push(StopSpec { at, resume });
                     }
@@ -325,7 +412,12 @@ pub(crate) fn parse_offset(text: &str) -> Option<i32> {
         None if rest.len() == 4 => rest.split_at(2),
         None => (rest, "0"),
     };
-    if h.is_empty() || h.len() > 2 || !h.bytes().all(|b| b.is_ascii_digit()) || !m.bytes().all(|b| b.is_ascii_digit()) || m.len() > 2 {
+    if h.is_empty()
+        || h.len() > 2
+        || !h.bytes().all(|b| b.is_ascii_digit())
+        || !m.bytes().all(|b| b.is_ascii_digit())
+        || m.len() > 2
+    {
         return None;
     }
     let (h, m): (i32, i32) = (h.parse().ok()?, m.parse().ok()?);
@@ -335,7 +427,11 @@ pub(crate) fn parse_offset(text: &str) -> Option<i32> {
 /// `HH:MM` → minutes after midnight; `24:00` allowed as an end of day.
 pub(crate) fn parse_hhmm(text: &str) -> Option<u32> {
     let (h, m) = text.trim().split_once(':')?;
-    if h.is_empty() || h.len() > 2 || m.len() != 2 || !h.bytes().chain(m.bytes()).all(|b| b.is_ascii_digit()) {
+    if h.is_empty()
+        || h.len() > 2
+        || m.len() != 2
+        || !h.bytes().chain(m.bytes()).all(|b| b.is_ascii_digit())
+    {
         return None;
     }
     let (h, m): (u32, u32) = (h.parse().ok()?, m.parse().ok()?);
@@ -345,9 +441,19 @@ pub(crate) fn parse_hhmm(text: &str) -> Option<u32> {
 
 fn parse_day(text: &str) -> Option<u8> {
     let t = text.trim().to_ascii_lowercase();
-    let full = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
+    let full = [
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+    ];
     // Any unambiguous prefix of three letters or more: `Mon`, `Tues`, `Thursday`.
-    full.iter().position(|d| t.len() >= 3 && d.starts_with(&t)).map(|i| i as u8 + 1)
+    full.iter()
+        .position(|d| t.len() >= 3 && d.starts_with(&t))
+        .map(|i| i as u8 + 1)
 }
 
 /// `Mon`, `Mon-Fri`, `Mon-Fri,Sun`; a range may wrap (`Fri-Mon`).

@@ -18,26 +18,46 @@ pub(crate) struct Path {
 impl Path {
     /// The same path in both worlds (the fleetplan format, whose paths are the scenario's).
     pub fn root() -> Path {
-        Path { prefix: String::new(), report: String::new(), origin: String::new() }
+        Path {
+            prefix: String::new(),
+            report: String::new(),
+            origin: String::new(),
+        }
     }
 
     /// A manifest object: reported as `prefix + report`, recorded under `origin`.
     pub fn object(prefix: String, report: &str, origin: &str) -> Path {
-        Path { prefix, report: report.to_string(), origin: origin.to_string() }
+        Path {
+            prefix,
+            report: report.to_string(),
+            origin: origin.to_string(),
+        }
     }
 
     pub fn field(&self, key: &str) -> Path {
-        Path { prefix: self.prefix.clone(), report: join(&self.report, key), origin: join(&self.origin, key) }
+        Path {
+            prefix: self.prefix.clone(),
+            report: join(&self.report, key),
+            origin: join(&self.origin, key),
+        }
     }
 
     /// A field that exists in the report's shape only (manifest nesting the scenario does not have).
     pub fn report_field(&self, key: &str) -> Path {
-        Path { prefix: self.prefix.clone(), report: join(&self.report, key), origin: self.origin.clone() }
+        Path {
+            prefix: self.prefix.clone(),
+            report: join(&self.report, key),
+            origin: self.origin.clone(),
+        }
     }
 
     /// Different names on each side: `report_key` in the input, `origin_key` in the scenario.
     pub fn renamed(&self, report_key: &str, origin_key: &str) -> Path {
-        Path { prefix: self.prefix.clone(), report: join(&self.report, report_key), origin: join(&self.origin, origin_key) }
+        Path {
+            prefix: self.prefix.clone(),
+            report: join(&self.report, report_key),
+            origin: join(&self.origin, origin_key),
+        }
     }
 
     /// This path as reported, recorded under `other`'s scenario path (a shorthand's field that the
@@ -48,7 +68,11 @@ impl Path {
     }
 
     pub fn index(&self, i: usize) -> Path {
-        Path { prefix: self.prefix.clone(), report: format!("{}[{i}]", self.report), origin: format!("{}[{i}]", self.origin) }
+        Path {
+            prefix: self.prefix.clone(),
+            report: format!("{}[{i}]", self.report),
+            origin: format!("{}[{i}]", self.origin),
+        }
     }
 
     pub fn shown(&self) -> String {
@@ -88,7 +112,12 @@ pub(crate) struct Reader<'f> {
 
 impl<'f> Reader<'f> {
     pub fn new(file: &'f str, warn_unknown: bool) -> Self {
-        Reader { file, diags: Vec::new(), origin: Vec::new(), warn_unknown }
+        Reader {
+            file,
+            diags: Vec::new(),
+            origin: Vec::new(),
+            warn_unknown,
+        }
     }
 
     pub fn loc(&self, n: &Node) -> Location {
@@ -123,8 +152,17 @@ impl<'f> Reader<'f> {
     }
 
     pub fn missing(&mut self, key: &str, p: &Path, n: &Node) {
-        let what = if p.report.is_empty() { "the document".to_string() } else { format!("`{}`", p.report) };
-        self.error("missing-field", format!("{what} needs `{key}`"), &p.field(key), n);
+        let what = if p.report.is_empty() {
+            "the document".to_string()
+        } else {
+            format!("`{}`", p.report)
+        };
+        self.error(
+            "missing-field",
+            format!("{what} needs `{key}`"),
+            &p.field(key),
+            n,
+        );
     }
 
     /// The entries of a mapping, warning about keys not in `known`. Null reads as absent; any other
@@ -135,13 +173,22 @@ impl<'f> Reader<'f> {
                 self.note(p, n);
                 if self.warn_unknown {
                     for e in entries.iter().filter(|e| !known.contains(&e.key.as_str())) {
-                        let within = if p.report.is_empty() { "the scenario".to_string() } else { format!("`{}`", p.report) };
+                        let within = if p.report.is_empty() {
+                            "the scenario".to_string()
+                        } else {
+                            format!("`{}`", p.report)
+                        };
                         let mut msg = format!("unknown field `{}` in {within}", e.key);
                         if let Some(s) = suggest(&e.key, known) {
                             msg.push_str(&format!("; did you mean `{s}`?"));
                         }
-                        let mut d = Diagnostic::warning("unknown-field", msg).at(p.field(&e.key).shown());
-                        d.location = Some(Location { file: self.file.to_string(), line: e.key_line, column: e.key_column });
+                        let mut d =
+                            Diagnostic::warning("unknown-field", msg).at(p.field(&e.key).shown());
+                        d.location = Some(Location {
+                            file: self.file.to_string(),
+                            line: e.key_line,
+                            column: e.key_column,
+                        });
                         self.diags.push(d);
                     }
                 }
@@ -195,7 +242,11 @@ impl<'f> Reader<'f> {
             }
             (Value::Scalar(s), Some(r)) => {
                 self.note(p, n);
-                let text = if matches!(r, Resolved::Null) { String::new() } else { s.text.clone() };
+                let text = if matches!(r, Resolved::Null) {
+                    String::new()
+                } else {
+                    s.text.clone()
+                };
                 let msg = format!(
                     "label value `{}` is {}, but Kubernetes label values are strings; read as \"{text}\" (quote it to silence this)",
                     s.text,
@@ -231,7 +282,11 @@ impl<'f> Reader<'f> {
         match u32::try_from(i) {
             Ok(v) => Some(v),
             Err(_) => {
-                let msg = format!("`{}` must be between 0 and {}, found {i}", p.name(), u32::MAX);
+                let msg = format!(
+                    "`{}` must be between 0 and {}, found {i}",
+                    p.name(),
+                    u32::MAX
+                );
                 self.error("invalid-value", msg, p, n);
                 None
             }
@@ -314,14 +369,24 @@ impl<'f> Reader<'f> {
         if let Value::Scalar(_) = n.value {
             return self.string(n, p).into_iter().collect();
         }
-        let Some(items) = self.seq(n, p) else { return Vec::new() };
-        items.iter().enumerate().filter_map(|(i, item)| self.string(item, &p.index(i))).collect()
+        let Some(items) = self.seq(n, p) else {
+            return Vec::new();
+        };
+        items
+            .iter()
+            .enumerate()
+            .filter_map(|(i, item)| self.string(item, &p.index(i)))
+            .collect()
     }
 }
 
 /// The value of `key` in a mapping's entries, with null treated as absent.
 pub(crate) fn get<'n>(entries: &'n [Entry], key: &str) -> Option<&'n Node> {
-    entries.iter().find(|e| e.key == key).map(|e| &e.value).filter(|n| !n.is_null())
+    entries
+        .iter()
+        .find(|e| e.key == key)
+        .map(|e| &e.value)
+        .filter(|n| !n.is_null())
 }
 
 /// The closest known key, when it is close enough to be a likely typo.
@@ -347,13 +412,15 @@ fn edit_distance(a: &str, b: &str) -> usize {
     for i in 0..=a.len() {
         d[i * w] = i;
     }
-    for j in 0..=b.len() {
-        d[j] = j;
+    for (j, cell) in d.iter_mut().take(w).enumerate() {
+        *cell = j;
     }
     for i in 1..=a.len() {
         for j in 1..=b.len() {
             let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut v = (d[(i - 1) * w + j] + 1).min(d[i * w + j - 1] + 1).min(d[(i - 1) * w + j - 1] + cost);
+            let mut v = (d[(i - 1) * w + j] + 1)
+                .min(d[i * w + j - 1] + 1)
+                .min(d[(i - 1) * w + j - 1] + cost);
             if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
                 v = v.min(d[(i - 2) * w + j - 2] + 1);
             }

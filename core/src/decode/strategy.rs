@@ -4,27 +4,51 @@
 use std::collections::BTreeMap;
 
 use super::read::{get, Path, Reader};
-use crate::model::{IntOrString, LabelSelector, LabelSelectorRequirement, Placement, RunSpec, StageConfig, StageTask};
+use crate::model::{
+    IntOrString, LabelSelector, LabelSelectorRequirement, Placement, RunSpec, StageConfig,
+    StageTask,
+};
 use crate::source::{Node, Resolved, Value};
 
-pub(crate) const STAGE_KEYS: &[&str] =
-    &["name", "labelSelector", "sortingLabelKey", "maxConcurrency", "beforeStageTasks", "afterStageTasks"];
+pub(crate) const STAGE_KEYS: &[&str] = &[
+    "name",
+    "labelSelector",
+    "sortingLabelKey",
+    "maxConcurrency",
+    "beforeStageTasks",
+    "afterStageTasks",
+];
 const TASK_KEYS: &[&str] = &["type", "waitTime"];
 const SELECTOR_KEYS: &[&str] = &["matchLabels", "matchExpressions"];
 const REQUIREMENT_KEYS: &[&str] = &["key", "operator", "values"];
 const RUN_KEYS: &[&str] = &["name", "state", "resourceSnapshotIndex"];
-const PLACEMENT_KEYS: &[&str] =
-    &["name", "type", "placementType", "clusterNames", "numberOfClusters", "affinity", "strategyType"];
+const PLACEMENT_KEYS: &[&str] = &[
+    "name",
+    "type",
+    "placementType",
+    "clusterNames",
+    "numberOfClusters",
+    "affinity",
+    "strategyType",
+];
 
 impl Reader<'_> {
     pub(crate) fn stages(&mut self, n: &Node, p: &Path) -> Vec<StageConfig> {
-        let Some(items) = self.seq(n, p) else { return Vec::new() };
-        items.iter().enumerate().map(|(i, item)| self.stage(item, &p.index(i))).collect()
+        let Some(items) = self.seq(n, p) else {
+            return Vec::new();
+        };
+        items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| self.stage(item, &p.index(i)))
+            .collect()
     }
 
     fn stage(&mut self, n: &Node, p: &Path) -> StageConfig {
         let mut stage = StageConfig::default();
-        let Some(m) = self.map(n, p, STAGE_KEYS) else { return stage };
+        let Some(m) = self.map(n, p, STAGE_KEYS) else {
+            return stage;
+        };
         if let Some(v) = get(m, "name") {
             stage.name = self.string(v, &p.field("name")).unwrap_or_default();
         }
@@ -66,18 +90,23 @@ impl Reader<'_> {
     }
 
     fn tasks(&mut self, n: &Node, p: &Path) -> Vec<StageTask> {
-        let Some(items) = self.seq(n, p) else { return Vec::new() };
+        let Some(items) = self.seq(n, p) else {
+            return Vec::new();
+        };
         let mut out = Vec::new();
         for (i, item) in items.iter().enumerate() {
             let p = p.index(i);
-            let Some(m) = self.map(item, &p, TASK_KEYS) else { continue };
+            let Some(m) = self.map(item, &p, TASK_KEYS) else {
+                continue;
+            };
             let mut task = StageTask::default();
             if let Some(v) = get(m, "type") {
                 task.kind = self.string(v, &p.field("type")).unwrap_or_default();
             }
             // Any scalar is kept as text (`30` stays "30") so the engine can quote the schema error.
             if let Some(v) = get(m, "waitTime") {
-                task.wait_time = self.scalar_text(v, &p.field("waitTime"), "a duration string such as 1h");
+                task.wait_time =
+                    self.scalar_text(v, &p.field("waitTime"), "a duration string such as 1h");
             }
             out.push(task);
         }
@@ -91,7 +120,11 @@ impl Reader<'_> {
             return match crate::selector::parse_kubectl(text) {
                 Ok(sel) => Some(sel),
                 Err((col, msg)) => {
-                    let mut d = crate::diag::Diagnostic::error("selector-syntax", format!("label selector `{text}`: {msg}")).at(p.shown());
+                    let mut d = crate::diag::Diagnostic::error(
+                        "selector-syntax",
+                        format!("label selector `{text}`: {msg}"),
+                    )
+                    .at(p.shown());
                     let quote = usize::from(s.style == crate::source::Style::Quoted);
                     let mut loc = self.loc(n);
                     if !text.contains('\n') {
@@ -113,7 +146,9 @@ impl Reader<'_> {
             if let Some(items) = self.seq(v, &p) {
                 for (i, item) in items.iter().enumerate() {
                     let p = p.index(i);
-                    let Some(m) = self.map(item, &p, REQUIREMENT_KEYS) else { continue };
+                    let Some(m) = self.map(item, &p, REQUIREMENT_KEYS) else {
+                        continue;
+                    };
                     let mut req = LabelSelectorRequirement::default();
                     if let Some(v) = get(m, "key") {
                         req.key = self.string(v, &p.field("key")).unwrap_or_default();
@@ -124,8 +159,11 @@ impl Reader<'_> {
                     if let Some(v) = get(m, "values") {
                         let p = p.field("values");
                         if let Some(values) = self.seq(v, &p) {
-                            req.values =
-                                values.iter().enumerate().filter_map(|(j, v)| self.label_value(v, &p.index(j))).collect();
+                            req.values = values
+                                .iter()
+                                .enumerate()
+                                .filter_map(|(j, v)| self.label_value(v, &p.index(j)))
+                                .collect();
                         }
                     }
                     sel.match_expressions.push(req);
@@ -162,7 +200,9 @@ impl Reader<'_> {
             }
             return run;
         }
-        let Some(m) = self.map(n, p, RUN_KEYS) else { return run };
+        let Some(m) = self.map(n, p, RUN_KEYS) else {
+            return run;
+        };
         if let Some(v) = get(m, "name") {
             run.name = self.string(v, &p.field("name")).unwrap_or_default();
         }
@@ -184,7 +224,9 @@ impl Reader<'_> {
             }
             return pl;
         }
-        let Some(m) = self.map(n, p, PLACEMENT_KEYS) else { return pl };
+        let Some(m) = self.map(n, p, PLACEMENT_KEYS) else {
+            return pl;
+        };
         if let Some(v) = get(m, "name") {
             pl.name = self.string(v, &p.field("name")).unwrap_or_default();
         }
@@ -218,7 +260,11 @@ impl Reader<'_> {
         match &n.value {
             Value::Seq(items) => {
                 self.note(p, n);
-                items.iter().enumerate().filter_map(|(i, item)| self.selector(item, &p.index(i))).collect()
+                items
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, item)| self.selector(item, &p.index(i)))
+                    .collect()
             }
             _ => self.selector(n, p).into_iter().collect(),
         }

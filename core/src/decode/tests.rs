@@ -17,61 +17,7 @@ fn staged(doc: &Document) -> &StagedRun {
     }
 }
 
-const FULL: &str = r#"
-name: full
-description: every field
-start: 2026-11-23T09:00:00Z
-clusters:
-  - name: member1
-    labels: {environment: staging, order: "1"}
-    fleet: projects/p
-    version: {controlPlane: 1.31.2-gke.100, node: 1.31.2-gke.100}
-    releaseChannel: REGULAR
-    maintenance:
-      window: {daily: "03:00"}
-      exclusions: [{name: freeze, start: "2026-12-20T00:00:00Z", end: "2027-01-02T00:00:00Z", scope: NO_UPGRADES}]
-  - name: member2
-    maintenance: {window: {start: "2026-01-03T01:00:00Z", end: "2026-01-03T05:00:00Z", recurrence: "FREQ=WEEKLY;BYDAY=SA"}}
-generate:
-  - count: 6
-    name: "prod-{i:02}"
-    labels:
-      environment: production
-      region: [eastus, westeurope]
-      ring: {values: [a, b], spread: blocks}
-      order: {index: true}
-strategy:
-  kind: kubefleet-staged
-  name: my-strategy
-  stages:
-    - name: staging
-      labelSelector: {matchLabels: {environment: staging}}
-      afterStageTasks: [{type: TimedWait, waitTime: 1h}]
-    - name: production
-      labelSelector:
-        matchExpressions: [{key: environment, operator: In, values: [production]}]
-      sortingLabelKey: order
-      maxConcurrency: "25%"
-      beforeStageTasks: [{type: Approval}]
-    - name: rest
-      labelSelector: "environment!=staging,!canary"
-      maxConcurrency: 2
-  run: {name: run1, state: Initialize, resourceSnapshotIndex: 0}
-  placement: {name: crp, type: PickN, numberOfClusters: 3, affinity: "region=eastus", strategyType: External}
-  deleteClusters: [old-member]
-assumptions:
-  updateDuration:
-    default: 3m
-    overrides: [{cluster: member1, duration: 10m}, {selector: {matchLabels: {region: eastus}}, duration: 20m}]
-    jitter: {seed: 42, spread: 0.2}
-  deleteDuration: 1m
-  approvals:
-    delay: 30m
-    businessHours: {utcOffset: "+01:00", start: "09:00", end: "17:30", days: Mon-Fri}
-    overrides: [{stage: production, task: before, delay: 4h}, {stage: rest, never: true}]
-  failures: [member3, {cluster: member4, after: 2m}]
-  stops: [{at: 2026-11-23T12:00:00Z, resume: 2026-11-23T13:00:00Z}]
-"#;
+const FULL: &str = include_str!("full.yaml");
 
 #[test]
 fn every_field_of_the_format_decodes() {
@@ -83,9 +29,20 @@ fn every_field_of_the_format_decodes() {
     assert_eq!(s.start, Some(Time::parse("2026-11-23T09:00:00Z").unwrap()));
     assert_eq!(s.clusters.len(), 2);
     assert_eq!(s.clusters[0].labels["order"], "1");
-    assert_eq!(s.clusters[0].version.as_ref().unwrap().node.as_deref(), Some("1.31.2-gke.100"));
-    assert_eq!(s.clusters[0].maintenance.as_ref().unwrap().window, Some(MaintenanceWindow::Daily { start: "03:00".into() }));
-    assert!(matches!(s.clusters[1].maintenance.as_ref().unwrap().window, Some(MaintenanceWindow::Recurring { .. })));
+    assert_eq!(
+        s.clusters[0].version.as_ref().unwrap().node.as_deref(),
+        Some("1.31.2-gke.100")
+    );
+    assert_eq!(
+        s.clusters[0].maintenance.as_ref().unwrap().window,
+        Some(MaintenanceWindow::Daily {
+            start: "03:00".into()
+        })
+    );
+    assert!(matches!(
+        s.clusters[1].maintenance.as_ref().unwrap().window,
+        Some(MaintenanceWindow::Recurring { .. })
+    ));
     let gen = &s.generate[0];
     assert_eq!((gen.count, gen.first), (6, 1));
     assert_eq!(gen.labels["ring"].mode, SpreadMode::Blocks);
@@ -94,14 +51,35 @@ fn every_field_of_the_format_decodes() {
     let run = staged(&doc);
     assert_eq!(run.name, "my-strategy");
     assert_eq!(run.stages.len(), 3);
-    assert_eq!(run.stages[0].after_stage_tasks, vec![StageTask { kind: "TimedWait".into(), wait_time: Some("1h".into()) }]);
-    assert_eq!(run.stages[1].max_concurrency, Some(IntOrString::Str("25%".into())));
+    assert_eq!(
+        run.stages[0].after_stage_tasks,
+        vec![StageTask {
+            kind: "TimedWait".into(),
+            wait_time: Some("1h".into())
+        }]
+    );
+    assert_eq!(
+        run.stages[1].max_concurrency,
+        Some(IntOrString::Str("25%".into()))
+    );
     assert_eq!(run.stages[2].max_concurrency, Some(IntOrString::Int(2)));
     assert_eq!(
-        run.stages[2].label_selector.as_ref().unwrap().match_expressions,
+        run.stages[2]
+            .label_selector
+            .as_ref()
+            .unwrap()
+            .match_expressions,
         vec![
-            LabelSelectorRequirement { key: "environment".into(), operator: "NotIn".into(), values: vec!["staging".into()] },
-            LabelSelectorRequirement { key: "canary".into(), operator: "DoesNotExist".into(), values: vec![] },
+            LabelSelectorRequirement {
+                key: "environment".into(),
+                operator: "NotIn".into(),
+                values: vec!["staging".into()]
+            },
+            LabelSelectorRequirement {
+                key: "canary".into(),
+                operator: "DoesNotExist".into(),
+                values: vec![]
+            },
         ]
     );
     assert_eq!(run.run.state, "Initialize");
@@ -119,7 +97,12 @@ fn every_field_of_the_format_decodes() {
     assert_eq!(bh.days, [1, 2, 3, 4, 5]);
     assert_eq!(
         a.approvals.overrides[0],
-        ApprovalOverride { stage: "production".into(), task: Some(TaskSide::Before), delay: Some(Duration::parse("4h").unwrap()), never: false }
+        ApprovalOverride {
+            stage: "production".into(),
+            task: Some(TaskSide::Before),
+            delay: Some(Duration::parse("4h").unwrap()),
+            never: false
+        }
     );
     assert!(a.approvals.overrides[1].never);
     assert_eq!(a.failures.len(), 2);
@@ -140,9 +123,15 @@ fn absent_fields_stay_absent_and_defaults_apply() {
     assert_eq!(run.run.state, "Run");
     assert_eq!(run.placement.name, "example-placement");
     assert_eq!(run.placement.strategy_type, "External");
-    assert_eq!(run.stages[0].label_selector, None, "an absent selector selects nothing, so it must stay None");
+    assert_eq!(
+        run.stages[0].label_selector, None,
+        "an absent selector selects nothing, so it must stay None"
+    );
     let empty = decode("strategy:\n  stages:\n    - name: s\n      labelSelector: {}\n");
-    assert_eq!(staged(&empty).stages[0].label_selector, Some(Default::default()));
+    assert_eq!(
+        staged(&empty).stages[0].label_selector,
+        Some(Default::default())
+    );
 }
 
 #[test]
@@ -161,8 +150,17 @@ fn all_wrong_fields_are_reported_at_once_with_paths_and_lines() {
          \x20 updateDuration: soon\n\
          \x20 jitter: {seed: -1, spread: 1.5}\n",
     );
-    let errors: Vec<(&str, usize)> =
-        doc.diagnostics.iter().filter(|d| d.is_error()).map(|d| (d.path.as_deref().unwrap(), d.location.as_ref().unwrap().line)).collect();
+    let errors: Vec<(&str, usize)> = doc
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| {
+            (
+                d.path.as_deref().unwrap(),
+                d.location.as_ref().unwrap().line,
+            )
+        })
+        .collect();
     assert_eq!(
         errors,
         [
@@ -175,8 +173,15 @@ fn all_wrong_fields_are_reported_at_once_with_paths_and_lines() {
             ("assumptions.jitter.spread", 12),
         ]
     );
-    let mc = doc.diagnostics.iter().find(|d| d.path.as_deref() == Some("strategy.stages[1].maxConcurrency")).unwrap();
-    assert_eq!(mc.message, "`maxConcurrency` must be an integer or a percentage string such as \"25%\", found a list");
+    let mc = doc
+        .diagnostics
+        .iter()
+        .find(|d| d.path.as_deref() == Some("strategy.stages[1].maxConcurrency"))
+        .unwrap();
+    assert_eq!(
+        mc.message,
+        "`maxConcurrency` must be an integer or a percentage string such as \"25%\", found a list"
+    );
     assert_eq!(mc.location.as_ref().unwrap().column, 23);
     // The rest still decoded.
     assert_eq!(staged(&doc).stages.len(), 2);
@@ -195,10 +200,19 @@ fn unknown_fields_warn_with_a_suggestion() {
             "unknown field `colour` in `strategy`",
         ]
     );
-    assert!(doc.diagnostics.iter().all(|d| d.severity == Severity::Warning && d.code == "unknown-field"));
+    assert!(doc
+        .diagnostics
+        .iter()
+        .all(|d| d.severity == Severity::Warning && d.code == "unknown-field"));
     let stagse = &doc.diagnostics[1];
     assert_eq!(stagse.path.as_deref(), Some("strategy.stagse"));
-    assert_eq!((stagse.location.as_ref().unwrap().line, stagse.location.as_ref().unwrap().column), (2, 3));
+    assert_eq!(
+        (
+            stagse.location.as_ref().unwrap().line,
+            stagse.location.as_ref().unwrap().column
+        ),
+        (2, 3)
+    );
 }
 
 #[test]
@@ -210,7 +224,10 @@ fn label_values_written_as_numbers_are_read_as_text_with_a_warning() {
     assert_eq!(labels["zone"], "007");
     let warnings: Vec<&str> = doc.diagnostics.iter().map(|d| d.code).collect();
     assert_eq!(warnings, ["label-not-string", "label-not-string"]);
-    assert_eq!(doc.diagnostics[0].path.as_deref(), Some("clusters[0].labels.order"));
+    assert_eq!(
+        doc.diagnostics[0].path.as_deref(),
+        Some("clusters[0].labels.order")
+    );
 }
 
 #[test]
@@ -243,7 +260,9 @@ fn unknown_strategy_kind_lists_the_known_ones() {
 
 #[test]
 fn shorthands_decode_like_their_long_forms() {
-    let short = decode("strategy: {run: r, placement: p}\nassumptions: {updateDuration: 3m, approvals: 30m}\n");
+    let short = decode(
+        "strategy: {run: r, placement: p}\nassumptions: {updateDuration: 3m, approvals: 30m}\n",
+    );
     let long = decode(
         "strategy: {run: {name: r}, placement: {name: p}}\nassumptions: {updateDuration: {default: 3m}, approvals: {delay: 30m}}\n",
     );
@@ -258,7 +277,11 @@ fn bad_values_are_reported_with_their_path() {
          assumptions:\n\
          \x20 approvals: {businessHours: {utcOffset: \"01:00\", start: \"18:00\", end: \"17:00\", days: [Mon, Funday]}, overrides: [{stage: a, task: during}]}\n",
     );
-    let paths: Vec<&str> = doc.diagnostics.iter().filter_map(|d| d.path.as_deref()).collect();
+    let paths: Vec<&str> = doc
+        .diagnostics
+        .iter()
+        .filter_map(|d| d.path.as_deref())
+        .collect();
     assert_eq!(
         paths,
         [
@@ -279,7 +302,10 @@ fn the_source_map_points_at_each_field() {
     let at = |p: &str| doc.scenario.origin.locate(p).map(|l| (l.line, l.column));
     assert_eq!(at("strategy.stages[1].maxConcurrency"), Some((35, 23)));
     assert_eq!(at("clusters[1]"), Some((14, 5)));
-    assert_eq!(at("strategy.stages[0].afterStageTasks[0].waitTime"), Some((30, 53)));
+    assert_eq!(
+        at("strategy.stages[0].afterStageTasks[0].waitTime"),
+        Some((30, 53))
+    );
     assert_eq!(at("assumptions.jitter"), Some((47, 13)));
 }
 
