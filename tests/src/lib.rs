@@ -1,1 +1,56 @@
-//! Shared helpers of the integration tests (in progress).
+//! Shared helpers of the integration suite, which runs natively and compiled to wasm32 in Node.
+//!
+//! # One test, two targets
+//!
+//! `#[wasm_bindgen_test]` alone registers a test only on wasm32: natively the function is dead code.
+//! Its `unsupported` argument names the attribute to use on other targets, so every test of this
+//! suite is written
+//!
+//! ```text
+//! use wasm_bindgen_test::wasm_bindgen_test;
+//!
+//! #[wasm_bindgen_test(unsupported = test)]
+//! fn plans_the_example() { /* … */ }
+//! ```
+//!
+//! and runs under both `cargo test` and `cargo test --target wasm32-unknown-unknown` (the runner in
+//! `.cargo/config.toml` executes it in Node). Inputs come from `include_str!`: wasm has no filesystem.
+//!
+//! # Data-driven checks
+//!
+//! [`check`] loads a scenario, plans it and compares a compact rendering ([`render`]) with an
+//! `expect![[...]]` literal; `UPDATE_EXPECT=1 cargo test` rewrites the literals. [`golden`] compares
+//! each built-in example's JSON plan with `examples/<name>.plan.json`; `UPDATE_GOLDEN=1 cargo test`
+//! rewrites those files.
+
+pub mod golden;
+pub mod render;
+
+use fleetplan::{Loaded, Plan, Source};
+
+pub use expect_test::{expect, Expect};
+
+/// The name inputs are loaded under, so diagnostics' locations are stable across tests.
+pub const INPUT_NAME: &str = "input.yaml";
+
+/// Loads one YAML (or JSON) text.
+pub fn load(input_yaml: &str) -> Loaded {
+    fleetplan::load(&[Source {
+        name: INPUT_NAME,
+        text: input_yaml,
+    }])
+}
+
+/// Loads one text and plans every scenario in it.
+pub fn load_and_plan(input_yaml: &str) -> (Loaded, Vec<Plan>) {
+    let loaded = load(input_yaml);
+    let plans = loaded.scenarios.iter().map(fleetplan::plan).collect();
+    (loaded, plans)
+}
+
+/// Loads and plans `input_yaml` and compares the compact rendering with `expect`.
+#[track_caller]
+pub fn check(input_yaml: &str, expect: Expect) {
+    let (loaded, plans) = load_and_plan(input_yaml);
+    expect.assert_eq(&render::render(&loaded, &plans));
+}
