@@ -16,7 +16,9 @@ if ! command -v node >/dev/null 2>&1; then
     exit 1
 fi
 
-rustup target add wasm32-unknown-unknown
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+    rustup target add wasm32-unknown-unknown
+fi
 
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 if wasm-bindgen --version 2>/dev/null | grep -qF "$WASM_BINDGEN_VERSION"; then

@@ -1,0 +1,16 @@
+//! Benchmark scenarios, built from model types (no YAML, so parsing is not what gets timed), and the
+//! wasm entry point that Node calls to time planning in wasm.
+
+pub mod scenario;
+#[cfg(target_arch = "wasm32")]
+mod wasm;
+
+pub use scenario::fleet_scenario;
+
+/// Plans a generated fleet and returns the number of events, which both keeps the optimizer from
+/// discarding the work and shows the size of the simulation.
+pub fn plan_events(clusters: u32, stages: u32) -> usize {
+    fleetplan::plan(&fleet_scenario(clusters, stages))
+        .events
+        .len()
+}

@@ -1,0 +1,9 @@
+//! The function Node calls (through wasm-bindgen's generated glue) to time planning in wasm.
+
+use wasm_bindgen::prelude::wasm_bindgen;
+
+/// Plans a generated fleet of `clusters` clusters in `stages` rings; returns the event count.
+#[wasm_bindgen]
+pub fn plan_fleet(clusters: u32, stages: u32) -> u32 {
+    u32::try_from(crate::plan_events(clusters, stages)).unwrap_or(u32::MAX)
+}
