@@ -46,6 +46,20 @@ pub fn load(sources: &[Source]) -> Loaded {
                 manifests.push((doc, src.name));
                 continue;
             }
+            if doc.get("kind").is_some()
+                && (doc.get("metadata").is_some() || doc.get("spec").is_some())
+            {
+                // Clearly a Kubernetes object that lost its first line; read it as one rather than
+                // burying the user in unknown-field warnings.
+                let mut d = Diagnostic::warning(
+                    "missing-api-version",
+                    "this document has `kind` and `metadata`/`spec` but no `apiVersion`; read as a Kubernetes object",
+                );
+                d.location = Some(doc.location(src.name));
+                out.diagnostics.push(d);
+                manifests.push((doc, src.name));
+                continue;
+            }
             let decoded = decode::decode_document(&doc, src.name);
             out.diagnostics.extend(decoded.diagnostics.iter().cloned());
             if decoded.has_strategy {
@@ -286,5 +300,70 @@ mod tests {
         }]);
         assert_eq!(loaded.diagnostics.len(), 1, "{:?}", loaded.diagnostics);
         assert_eq!(loaded.diagnostics[0].code, "yaml-syntax");
+    }
+
+    #[test]
+    fn a_kubernetes_object_without_api_version_is_still_read_as_one() {
+        let text = OBJECTS.replace(
+            "apiVersion: placement.kubernetes-fleet.io/v1beta1\nkind: ClusterStagedUpdateRun",
+            "kind: ClusterStagedUpdateRun",
+        );
+        let loaded = load(&[Source {
+            name: "o.yaml",
+            text: &text,
+        }]);
+        assert_eq!(loaded.scenarios.len(), 1);
+        assert!(loaded
+            .diagnostics
+            .iter()
+            .any(|d| d.code == "missing-api-version"));
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_not_part_of_the_first_key() {
+        let loaded = load(&[Source {
+            name: "bom.yaml",
+            text: "\u{feff}strategy: {stages: []}\n",
+        }]);
+        assert!(loaded.diagnostics.is_empty(), "{:?}", loaded.diagnostics);
+    }
+
+    /// Damaged versions of every example (cut short, a character replaced or inserted, a span deleted)
+    /// must produce diagnostics, never a panic.
+    #[test]
+    fn damaged_input_never_panics() {
+        let specials = [
+            '[', ']', '{', '}', ':', '-', '\'', '"', '&', '*', '!', '|', '>', '\t', '\n', ' ', '#',
+            '?', ',', '%', 'é',
+        ];
+        let mut seed: u64 = 0x5eed;
+        for e in crate::examples::all() {
+            let chars: Vec<char> = e.text.chars().collect();
+            for round in 0..400 {
+                seed = seed
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                let pos = (seed >> 33) as usize % chars.len();
+                let special = specials[(seed >> 20) as usize % specials.len()];
+                let mut c = chars.clone();
+                match round % 4 {
+                    0 => c.truncate(pos),
+                    1 => c[pos] = special,
+                    2 => c.insert(pos, special),
+                    _ => {
+                        let len = ((seed >> 12) as usize % 40).min(c.len() - pos);
+                        c.drain(pos..pos + len);
+                    }
+                }
+                let text: String = c.into_iter().collect();
+                let loaded = load(&[Source {
+                    name: "damaged.yaml",
+                    text: &text,
+                }]);
+                for s in &loaded.scenarios {
+                    let _ = crate::yaml_out::scenario_to_yaml(s);
+                }
+            }
+        }
     }
 }

@@ -213,6 +213,8 @@ fn is_core_float(t: &str) -> bool {
 /// diagnostics located in `file`; the documents parsed before a syntax error are still returned.
 /// Empty documents (only comments, a bare `---`) are dropped.
 pub fn parse(text: &str, file: &str) -> (Vec<Node>, Vec<Diagnostic>) {
+    // Editors on Windows like to start files with a byte order mark; it is not part of any key.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let first = parse_yaml(text, file);
     if first.error.is_none() {
         return (first.docs, first.diags);
@@ -237,7 +239,7 @@ pub fn parse(text: &str, file: &str) -> (Vec<Node>, Vec<Diagnostic>) {
 }
 
 fn looks_like_json(text: &str) -> bool {
-    let t = text.trim_start_matches('\u{feff}').trim_start();
+    let t = text.trim_start();
     t.starts_with('{') || t.starts_with('[')
 }
 
@@ -732,6 +734,12 @@ mod tests {
         let deep_block: String = (0..300).map(|i| format!("{}k:\n", " ".repeat(i))).collect();
         let (_, diags) = parse(&deep_block, "deep.yaml");
         assert!(diags.iter().any(|d| d.code == "yaml-too-deep"), "{diags:?}");
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_skipped() {
+        let doc = one("\u{feff}a: 1\n");
+        assert!(doc.get("a").is_some());
     }
 
     #[test]

@@ -133,7 +133,8 @@ impl<'f> Reader<'f> {
     }
 
     pub fn push(&mut self, d: Diagnostic, p: &Path, n: &Node) {
-        let mut d = d.at(p.shown());
+        let shown = p.shown();
+        let mut d = if shown.is_empty() { d } else { d.at(shown) };
         d.location = Some(self.loc(n));
         self.diags.push(d);
     }
@@ -147,7 +148,11 @@ impl<'f> Reader<'f> {
     }
 
     pub fn wrong_type(&mut self, expected: &str, p: &Path, n: &Node) {
-        let msg = format!("`{}` must be {expected}, found {}", p.name(), n.describe());
+        let msg = if p.report.is_empty() {
+            format!("the document must be {expected}, found {}", n.describe())
+        } else {
+            format!("`{}` must be {expected}, found {}", p.name(), n.describe())
+        };
         self.error("wrong-type", msg, p, n);
     }
 
