@@ -45,24 +45,26 @@ pub fn run(args: &PlanArgs) -> Status {
 }
 
 /// One plan as an object, several as an array, so the common single-scenario case needs no unwrapping.
+/// JSON is written straight from the Plan so fields keep their declared order; YAML goes through a
+/// `Value` because that is what the YAML writer takes.
 fn write_structured(w: &mut dyn Write, format: Format, plans: &[Plan]) -> io::Result<()> {
-    let value = match plans {
-        [one] => serde_json::to_value(one),
-        many => serde_json::to_value(many),
+    if format == Format::Yaml {
+        let value = match plans {
+            [one] => serde_json::to_value(one),
+            many => serde_json::to_value(many),
+        }
+        .map_err(io::Error::other)?;
+        let text = fleetplan::yaml_out::to_yaml(&value);
+        w.write_all(text.as_bytes())?;
+        if !text.ends_with('\n') {
+            writeln!(w)?;
+        }
+        return Ok(());
+    }
+    match plans {
+        [one] => serde_json::to_writer_pretty(&mut *w, one),
+        many => serde_json::to_writer_pretty(&mut *w, many),
     }
     .map_err(io::Error::other)?;
-    match format {
-        Format::Yaml => {
-            let text = fleetplan::yaml_out::to_yaml(&value);
-            w.write_all(text.as_bytes())?;
-            if !text.ends_with('\n') {
-                writeln!(w)?;
-            }
-            Ok(())
-        }
-        _ => {
-            serde_json::to_writer_pretty(&mut *w, &value).map_err(io::Error::other)?;
-            writeln!(w)
-        }
-    }
+    writeln!(w)
 }

@@ -301,3 +301,20 @@ fn a_closed_stdout_is_not_a_panic() {
     assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
     assert_eq!(stderr(&o), "");
 }
+
+#[test]
+fn json_output_is_the_golden_plan() {
+    let o = run(&[
+        "plan",
+        "--format",
+        "json",
+        &repo_file("examples/staged.yaml"),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    let golden = std::fs::read_to_string(repo_file("examples/staged.plan.json"))
+        .expect("golden plan exists");
+    assert!(
+        stdout(&o) == golden,
+        "CLI JSON differs from examples/staged.plan.json (same Plan, same serializer)"
+    );
+}
