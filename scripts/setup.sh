@@ -7,6 +7,9 @@ WASM_BINDGEN_VERSION=0.2.130
 
 cd "$(dirname "$0")/.."
 
+# rustup puts cargo and installed tools here; a non-login CI shell may not have it on PATH yet.
+export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
+
 if ! command -v cargo >/dev/null 2>&1; then
     echo "setup: cargo not found; install Rust with rustup first" >&2
     exit 1
@@ -20,7 +23,6 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
     rustup target add wasm32-unknown-unknown
 fi
 
-export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 if wasm-bindgen --version 2>/dev/null | grep -qF "$WASM_BINDGEN_VERSION"; then
     echo "setup: wasm-bindgen $WASM_BINDGEN_VERSION already installed"
 else
