@@ -1,0 +1,718 @@
+//! One data-driven test per rule of KubeFleet staged update runs (../shared/reference/kubefleet.md):
+//! a scenario in, the plan's compact rendering out.
+
+use fleetplan_tests::{check, expect};
+use wasm_bindgen_test::wasm_bindgen_test;
+
+#[wasm_bindgen_test(unsupported = test)]
+fn cluster_in_no_stage_fails_initialization_with_the_real_message() {
+    check(
+        r#"
+start: 2026-11-23T09:00:00Z
+clusters:
+  - {name: a, labels: {env: prod}}
+  - {name: b, labels: {env: dev}}
+  - {name: c, labels: {env: dev}}
+strategy:
+  kind: kubefleet-staged
+  stages:
+    - name: prod
+      labelSelector: {matchLabels: {env: prod}}
+"#,
+        expect![[r#"
+            plan - run example-run [Invalid] start 2026-11-23T09:00:00Z end +3m
+            stage prod [Succeeded] +0m → +3m mc=1
+              cluster a [Succeeded] +0m → +3m
+            error[cluster-in-no-stage] strategy.stages: cannot continue the updateRun: failed to validate the updateRun: failed to process the request due to a client error: some clusters are not placed in any stage, total 2, showing up to 10: b, c
+            info[timeline-despite-errors]: the controller would refuse to initialize this run; the timeline shows the stages as far as they could be computed
+        "#]],
+    );
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn not_placed_message_shows_at_most_ten_names_sorted_by_bytes() {
+    check(
+        r#"
+generate:
+  - {count: 12, name: "c-{i}", labels: {env: x}}
+strategy:
+  kind: kubefleet-staged
+  stages:
+    - name: none
+      labelSelector: {matchLabels: {env: y}}
+"#,
+        expect![[r#"
+            plan - run example-run [Invalid] start 2026-01-05T09:00:00Z end +0m
+            stage none [Skipped] +0m → +0m mc=1
+            info[empty-stage] strategy.stages[0].labelSelector: stage `none` selects no scheduled cluster: the run skips it together with its before- and after-stage tasks
+            error[cluster-in-no-stage] strategy.stages: cannot continue the updateRun: failed to validate the updateRun: failed to process the request due to a client error: some clusters are not placed in any stage, total 12, showing up to 10: c-1, c-10, c-11, c-12, c-2, c-3, c-4, c-5, c-6, c-7
+            info[timeline-despite-errors]: the controller would refuse to initialize this run; the timeline shows the stages as far as they could be computed
+        "#]],
+    );
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn a_cluster_matched_by_two_stages_is_an_error() {
+    check(
+        r#"
+clusters:
+  - {name: a, labels: {env: prod, canary: "true"}}
+  - {name: b, labels: {env: prod}}
+strategy:
+  kind: kubefleet-staged
+  stages:
+    - name: canary
+      labelSelector: {matchLabels: {canary: "true"}}
+    - name: prod
+      labelSelector: {matchLabels: {env: prod}}
+"#,
+        expect![[r#"
+            plan - run example-run [Invalid] start 2026-01-05T09:00:00Z end +6m
+            stage canary [Succeeded] +0m → +3m mc=1
+              cluster a [Succeeded] +0m → +3m
+            stage prod [Succeeded] +3m → +6m mc=1
+              cluster b [Succeeded] +3m → +6m
+            error[cluster-in-two-stages] strategy.stages[1].labelSelector: cannot continue the updateRun: failed to validate the updateRun: failed to process the request due to a client error: cluster `a` appears in more than one stages
+            info[timeline-despite-errors]: the controller would refuse to initialize this run; the timeline shows the stages as far as they could be computed
+        "#]],
+    );
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn nil_selector_selects_none_and_empty_selector_selects_all() {
+    check(
+        r#"
+clusters:
+  - {name: a}
+  - {name: b}
+strategy:
+  kind: kubefleet-staged
+  stages:
+    - name: nothing
+    - name: everything
+      labelSelector: {}
+"#,
+        expect![[r#"
+            plan - run example-run [Succeeded] start 2026-01-05T09:00:00Z end +6m
+            stage nothing [Skipped] +0m → +0m mc=1
+            stage everything [Succeeded] +0m → +6m mc=1
+              cluster a [Succeeded] +0m → +3m
+              cluster b [Succeeded] +3m → +6m
+            warning[stage-without-selector] strategy.stages[0]: stage `nothing` has no labelSelector, so it selects no cluster (an absent selector selects none; `{}` selects all)
+        "#]],
+    );
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn sorting_label_orders_numerically_with_ties_by_name() {
+    check(
+        r#"
+clusters:
+  - {name: z, labels: {order: "2"}}
+  - {name: y, labels: {order: "10"}}
+  - {name: x, labels: {order: "+2"}}
+  - {name: w, labels: {order: "-3"}}
+  - {name: v, labels: {order: "007"}}
+strategy:
+  kind: kubefleet-staged
+  stages:
+    - name: all
+      labelSelector: {}
+      sortingLabelKey: order
+"#,
+        expect![[r#"
+            plan - run example-run [Succeeded] start 2026-01-05T09:00:00Z end +15m
+            stage all [Succeeded] +0m → +15m mc=1
+              cluster w [Succeeded] +0m → +3m
+              cluster x [Succeeded] +3m → +6m
+              cluster z [Succeeded] +6m → +9m
+              cluster v [Succeeded] +9m → +12m
+              cluster y [Succeeded] +12m → +15m
+        "#]],
+    );
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn without_sorting_label_clusters_go_in_byte_order_of_names() {
+    check(
+        r#"
+clusters:
+  - {name: cluster-2}
+  - {name: cluster-10}
+  - {name: Cluster-3}
+strategy:
+  kind: kubefleet-staged
+  stages:
+    - name: all
+      labelSelector: {}
+"#,
+        expect![[r#"
+            plan - run example-run [Succeeded] start 2026-01-05T09:00:00Z end +9m
+            stage all [Succeeded] +0m → +9m mc=1
+              cluster Cluster-3 [Succeeded] +0m → +3m
+              cluster cluster-10 [Succeeded] +3m → +6m
+              cluster cluster-2 [Succeeded] +6m → +9m
+        "#]],
+    );
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn missing_or_non_integer_sorting_labels_fail_initialization() {
+    check(
+        r#"
+clusters:
+  - {name: a, labels: {order: "1"}}
+  - {name: b}
+  - {name: c, labels: {order: "1.0"}}
+  - {name: d, labels: {order: "99999999999999999999"}}
+strategy:
+  kind: kubefleet-staged
+  stages:
+    - name: all
+      labelSelector: {}
+      sortingLabelKey: order
+"#,
+        expect![[r#"
+            plan - run example-run [Invalid] start 2026-01-05T09:00:00Z end +12m
+            stage all [Succeeded] +0m → +12m mc=1
+              cluster b [Succeeded] +0m → +3m
+              cluster c [Succeeded] +3m → +6m
+              cluster d [Succeeded] +6m → +9m
+              cluster a [Succeeded] +9m → +12m
+            error[invalid-sorting-label] clusters[1]: cannot continue the updateRun: failed to validate the updateRun: failed to process the request due to a client error: the sorting label `order:` on cluster `b` is not valid: strconv.Atoi: parsing "": invalid syntax
+            error[invalid-sorting-label] clusters[2]: cannot continue the updateRun: failed to validate the updateRun: failed to process the request due to a client error: the sorting label `order:1.0` on cluster `c` is not valid: strconv.Atoi: parsing "1.0": invalid syntax
+            error[invalid-sorting-label] clusters[3]: cannot continue the updateRun: failed to validate the updateRun: failed to process the request due to a client error: the sorting label `order:99999999999999999999` on cluster `d` is not valid: strconv.Atoi: parsing "99999999999999999999": value out of range
+            info[timeline-despite-errors]: the controller would refuse to initialize this run; the timeline shows the stages as far as they could be computed
+        "#]],
+    );
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn percent_max_concurrency_floors_with_a_minimum_of_one_and_slides() {
+    check(
+        r#"
+generate:
+  - {count: 5, name: "c{i}", labels: {ring: a}}
+  - {count: 10, name: "d{i:02}", labels: {ring: b}}
+strategy:
+  kind: kubefleet-staged
+  stages:
+    - name: a
+      labelSelector: {matchLabels: {ring: a}}
+      maxConcurrency: "10%"
+    - name: b
+      labelSelector: {matchLabels: {ring: b}}
+      maxConcurrency: "25%"
+assumptions:
+  updateDuration:
+    default: 2m
+    overrides:
+      - {cluster: d01, duration: 5m}
+"#,
+        expect![[r#"
+            plan - run example-run [Succeeded] start 2026-01-05T09:00:00Z end +22m
+            stage a [Succeeded] +0m → +10m mc=1
+              cluster c1 [Succeeded] +0m → +2m
+              cluster c2 [Succeeded] +2m → +4m
+              cluster c3 [Succeeded] +4m → +6m
+              cluster c4 [Succeeded] +6m → +8m
+              cluster c5 [Succeeded] +8m → +10m
+            stage b [Succeeded] +10m → +22m mc=2
+              cluster d01 [Succeeded] +10m → +15m
+              cluster d02 [Succeeded] +10m → +12m
+              cluster d03 [Succeeded] +12m → +14m
+              cluster d04 [Succeeded] +14m → +16m
+              cluster d05 [Succeeded] +15m → +17m
+              cluster d06 [Succeeded] +16m → +18m
+              cluster d07 [Succeeded] +17m → +19m
+              cluster d08 [Succeeded] +18m → +20m
+              cluster d09 [Succeeded] +19m → +21m
+              cluster d10 [Succeeded] +20m → +22m
+            info[max-concurrency-floor] strategy.stages[0].maxConcurrency: maxConcurrency 10% of 5 clusters rounds down to 0; the controller uses 1
+        "#]],
+    );
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn max_concurrency_schema_rules() {
+    check(
+        r#"
+clusters: [{name: a, labels: {s: "1"}}, {name: b, labels: {s: "2"}}, {name: c, labels: {s: "3"}}, {name: d, labels: {s: "4"}}]
+strategy:
+  kind: kubefleet-staged
+  stages:
+    - {name: one, labelSelector: {matchLabels: {s: "1"}}, maxConcurrency: 0}
+    - {name: two, labelSelector: {matchLabels: {s: "2"}}, maxConcurrency: "0%"}
+    - {name: three, labelSelector: {matchLabels: {s: "3"}}, maxConcurrency: "101%"}
+    - {name: four, labelSelector: {matchLabels: {s: "4"}}, maxConcurrency: 50}
+"#,
+        expect![[r#"
+            plan - run example-run [Invalid] start 2026-01-05T09:00:00Z end +12m
+            stage one [Succeeded] +0m → +3m mc=1
+              cluster a [Succeeded] +0m → +3m
+            stage two [Succeeded] +3m → +6m mc=1
+              cluster b [Succeeded] +3m → +6m
+            stage three [Succeeded] +6m → +9m mc=1
+              cluster c [Succeeded] +6m → +9m
+            stage four [Succeeded] +9m → +12m mc=50
+              cluster d [Succeeded] +9m → +12m
+            error[max-concurrency-too-small] strategy.stages[0].maxConcurrency: The ClusterStagedUpdateStrategy "example-strategy" is invalid: spec.stages[0].maxConcurrency: Invalid value: 0: maxConcurrency must be at least 1
+            error[max-concurrency-pattern] strategy.stages[1].maxConcurrency: The ClusterStagedUpdateStrategy "example-strategy" is invalid: spec.stages[1].maxConcurrency: Invalid value: "0%": spec.stages[1].maxConcurrency in body should match '^(100|[1-9][0-9]?)%$'
+            error[max-concurrency-pattern] strategy.stages[2].maxConcurrency: The ClusterStagedUpdateStrategy "example-strategy" is invalid: spec.stages[2].maxConcurrency: Invalid value: "101%": spec.stages[2].maxConcurrency in body should match '^(100|[1-9][0-9]?)%$'
+            info[timeline-despite-errors]: the controller would refuse to initialize this run; the timeline shows the stages as far as they could be computed
+        "#]],
+    );
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn before_stage_tasks_allow_one_approval_only() {
+    check(
+        r#"
+clusters: [{name: a}]
+strategy:
+  kind: kubefleet-staged
+  stages:
+    - name: one
+      labelSelector: {}
+      beforeStageTasks: [{type: TimedWait, waitTime: 1h}]
+    - name: two
+      beforeStageTasks: [{type: Approval}, {type: Approval}]
+    - name: three
+      beforeStageTasks: [{type: Approval, waitTime: 1h}]
+"#,
+        expect![[r#"
+            plan - run example-run [Invalid] start 2026-01-05T09:00:00Z end +3m
+            stage one [Succeeded] +0m → +3m mc=1
+              cluster a [Succeeded] +0m → +3m
+            stage two [Skipped] +3m → +3m mc=1
+            stage three [Skipped] +3m → +3m mc=1
+            error[before-stage-timed-wait] strategy.stages[0].beforeStageTasks[0].type: The ClusterStagedUpdateStrategy "example-strategy" is invalid: spec.stages[0].beforeStageTasks: Invalid value: "array": BeforeStageTaskType cannot be TimedWait
+            error[invalid-before-stage-tasks] strategy.stages[0].beforeStageTasks: cannot continue the updateRun: failed to validate the updateRun: failed to process the request due to a client error: the before stage tasks are invalid, updateStrategy: `/example-strategy`, stage: one, err: task 0 of type TimedWait is not allowed in beforeStageTasks, allowed type: Approval
+            error[invalid-before-stage-tasks] strategy.stages[1].beforeStageTasks: cannot continue the updateRun: failed to validate the updateRun: failed to process the request due to a client error: the before stage tasks are invalid, updateStrategy: `/example-strategy`, stage: two, err: beforeStageTasks can have at most one task
+            warning[stage-without-selector] strategy.stages[1]: stage `two` has no labelSelector, so it selects no cluster (an absent selector selects none; `{}` selects all)
+            error[invalid-before-stage-tasks] strategy.stages[2].beforeStageTasks: cannot continue the updateRun: failed to validate the updateRun: failed to process the request due to a client error: the before stage tasks are invalid, updateStrategy: `/example-strategy`, stage: three, err: task 0 of type Approval cannot have wait duration set
+            warning[stage-without-selector] strategy.stages[2]: stage `three` has no labelSelector, so it selects no cluster (an absent selector selects none; `{}` selects all)
+            info[timeline-despite-errors]: the controller would refuse to initialize this run; the timeline shows the stages as far as they could be computed
+        "#]],
+    );
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn after_stage_task_rules() {
+    check(
+        r#"
+clusters: [{name: a}]
+strategy:
+  kind: kubefleet-staged
+  stages:
+    - name: one
+      labelSelector: {}
+      afterStageTasks: [{type: Approval}, {type: Approval}]
+    - name: two
+      afterStageTasks: [{type: TimedWait}]
+    - name: three
+      afterStageTasks: [{type: TimedWait, waitTime: 0s}]
+    - name: four
+      afterStageTasks: [{type: TimedWait, waitTime: 1d}, {type: Sleep}]
+    - name: five
+      afterStageTasks: [{type: Approval, waitTime: 1h}, {type: TimedWait, waitTime: 1h}, {type: Approval}]
+"#,
+        expect![[r#"
+            plan - run example-run [Invalid] start 2026-01-05T09:00:00Z end +1h03m
+            stage one [Succeeded] +0m → +1h03m mc=1
+              after-approval +3m → +1h03m example-run-after-one
+              cluster a [Succeeded] +0m → +3m
+            stage two [Skipped] +1h03m → +1h03m mc=1
+            stage three [Skipped] +1h03m → +1h03m mc=1
+            stage four [Skipped] +1h03m → +1h03m mc=1
+            stage five [Skipped] +1h03m → +1h03m mc=1
+            error[invalid-after-stage-tasks] strategy.stages[0].afterStageTasks: cannot continue the updateRun: failed to validate the updateRun: failed to process the request due to a client error: the after stage tasks are invalid, updateStrategy: `/example-strategy`, stage: one, err: afterStageTasks cannot have two tasks of the same type: Approval
+            error[invalid-after-stage-tasks] strategy.stages[1].afterStageTasks: cannot continue the updateRun: failed to validate the updateRun: failed to process the request due to a client error: the after stage tasks are invalid, updateStrategy: `/example-strategy`, stage: two, err: task 0 of type TimedWait has wait duration set to nil
+            warning[stage-without-selector] strategy.stages[1]: stage `two` has no labelSelector, so it selects no cluster (an absent selector selects none; `{}` selects all)
+            error[invalid-after-stage-tasks] strategy.stages[2].afterStageTasks: cannot continue the updateRun: failed to validate the updateRun: failed to process the request due to a client error: the after stage tasks are invalid, updateStrategy: `/example-strategy`, stage: three, err: task 0 of type TimedWait has wait duration <= 0
+            warning[stage-without-selector] strategy.stages[2]: stage `three` has no labelSelector, so it selects no cluster (an absent selector selects none; `{}` selects all)
+            error[wait-time-pattern] strategy.stages[3].afterStageTasks[0].waitTime: The ClusterStagedUpdateStrategy "example-strategy" is invalid: spec.stages[3].afterStageTasks[0].waitTime: Invalid value: "1d": spec.stages[3].afterStageTasks[0].waitTime in body should match '^(?:(?:0|[1-9][0-9]*)(\.[0-9]+)?(?:s|m|h))+$'
+            error[task-type-unsupported] strategy.stages[3].afterStageTasks[1].type: The ClusterStagedUpdateStrategy "example-strategy" is invalid: spec.stages[3].afterStageTasks[1].type: Unsupported value: "Sleep": supported values: "TimedWait", "Approval"
+            warning[stage-without-selector] strategy.stages[3]: stage `four` has no labelSelector, so it selects no cluster (an absent selector selects none; `{}` selects all)
+            error[too-many-tasks] strategy.stages[4].afterStageTasks: The ClusterStagedUpdateStrategy "example-strategy" is invalid: spec.stages[4].afterStageTasks: Too many: 3: must have at most 2 items
+            warning[approval-wait-time-ignored] strategy.stages[4].afterStageTasks[0].waitTime: afterStageTasks[0] of stage `five` is an Approval with a waitTime: the controller silently drops it; the approval waits for a person, not for a time
+            warning[stage-without-selector] strategy.stages[4]: stage `five` has no labelSelector, so it selects no cluster (an absent selector selects none; `{}` selects all)
+            info[timeline-despite-errors]: the controller would refuse to initialize this run; the timeline shows the stages as far as they could be computed
+        "#]],
+    );
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn stage_names_follow_the_crd_and_duplicates_are_only_a_warning() {
+    check(
+        r#"
+clusters: [{name: a, labels: {x: "1"}}, {name: b}]
+strategy:
+  kind: kubefleet-staged
+  stages:
+    - {name: Canary-1, labelSelector: {matchLabels: {x: "1"}}, afterStageTasks: [{type: Approval}]}
+    - {name: prod, labelSelector: {matchExpressions: [{key: x, operator: DoesNotExist}]}, afterStageTasks: [{type: Approval}]}
+    - {name: prod, labelSelector: {matchExpressions: [{key: x, operator: In, values: ["9"]}]}}
+"#,
+        expect![[r#"
+            plan - run example-run [Invalid] start 2026-01-05T09:00:00Z end +2h06m
+            stage Canary-1 [Succeeded] +0m → +1h03m mc=1
+              after-approval +3m → +1h03m example-run-after-Canary-1
+              cluster a [Succeeded] +0m → +3m
+            stage prod [Succeeded] +1h03m → +2h06m mc=1
+              after-approval +1h06m → +2h06m example-run-after-prod
+              cluster b [Succeeded] +1h03m → +1h06m
+            stage prod [Skipped] +2h06m → +2h06m mc=1
+            error[stage-name-pattern] strategy.stages[0].name: The ClusterStagedUpdateStrategy "example-strategy" is invalid: spec.stages[0].name: Invalid value: "Canary-1": spec.stages[0].name in body should match '^[a-z0-9]+$'
+            warning[duplicate-stage-name] strategy.stages[2].name: stages[1] and stages[2] are both named `prod`: KubeFleet documents stage names as unique but does not enforce it, and both stages' approval requests get the same name
+            info[empty-stage] strategy.stages[2].labelSelector: stage `prod` selects no scheduled cluster: the run skips it together with its before- and after-stage tasks
+            info[timeline-despite-errors]: the controller would refuse to initialize this run; the timeline shows the stages as far as they could be computed
+        "#]],
+    );
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn invalid_label_selectors_use_apimachinery_texts() {
+    check(
+        r#"
+clusters: [{name: a}]
+strategy:
+  kind: kubefleet-staged
+  stages:
+    - name: one
+      labelSelector: {matchExpressions: [{key: env, operator: In}]}
+    - name: two
+      labelSelector: {matchExpressions: [{key: env, operator: Equals, values: [x]}]}
+    - name: three
+      labelSelector: {}
+"#,
+        expect![[r#"
+            plan - run example-run [Invalid] start 2026-01-05T09:00:00Z end +3m
+            stage one [Skipped] +0m → +0m mc=1
+            stage two [Skipped] +0m → +0m mc=1
+            stage three [Succeeded] +0m → +3m mc=1
+              cluster a [Succeeded] +0m → +3m
+            error[invalid-stage-selector] strategy.stages[0].labelSelector: cannot continue the updateRun: failed to validate the updateRun: failed to process the request due to a client error: the stage label selector is invalid, updateStrategy: `/example-strategy`, stage: one, err: values: Invalid value: []string(nil): for 'in', 'notin' operators, values set can't be empty
+            info[empty-stage] strategy.stages[0].labelSelector: stage `one` selects no scheduled cluster: the run skips it together with its before- and after-stage tasks
+            error[invalid-stage-selector] strategy.stages[1].labelSelector: cannot continue the updateRun: failed to validate the updateRun: failed to process the request due to a client error: the stage label selector is invalid, updateStrategy: `/example-strategy`, stage: two, err: "Equals" is not a valid label selector operator
+            info[empty-stage] strategy.stages[1].labelSelector: stage `two` selects no scheduled cluster: the run skips it together with its before- and after-stage tasks
+            info[timeline-despite-errors]: the controller would refuse to initialize this run; the timeline shows the stages as far as they could be computed
+        "#]],
+    );
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn empty_stages_are_skipped_with_their_tasks() {
+    check(
+        r#"
+start: 2026-11-23T09:00:00Z
+clusters: [{name: a, labels: {env: prod}}]
+strategy:
+  kind: kubefleet-staged
+  stages:
+    - name: canary
+      labelSelector: {matchLabels: {env: canary}}
+      beforeStageTasks: [{type: Approval}]
+      afterStageTasks: [{type: TimedWait, waitTime: 1h}]
+    - name: prod
+      labelSelector: {matchLabels: {env: prod}}
+assumptions: {updateDuration: 3m}
+"#,
+        expect![[r#"
+            plan - run example-run [Succeeded] start 2026-11-23T09:00:00Z end +3m
+            stage canary [Skipped] +0m → +0m mc=1
+            stage prod [Succeeded] +0m → +3m mc=1
+              cluster a [Succeeded] +0m → +3m
+            info[empty-stage] strategy.stages[0].labelSelector: stage `canary` selects no scheduled cluster: the run skips it together with its before- and after-stage tasks
+        "#]],
+    );
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn after_stage_wait_and_approval_run_in_parallel_from_the_last_cluster() {
+    check(
+        r#"
+start: 2026-11-23T09:00:00Z
+clusters: [{name: a, labels: {env: s}}, {name: b, labels: {env: s}}, {name: c, labels: {env: p}}]
+strategy:
+  kind: kubefleet-staged
+  stages:
+    - name: s
+      labelSelector: {matchLabels: {env: s}}
+      afterStageTasks: [{type: TimedWait, waitTime: 30m}, {type: Approval}]
+    - name: p
+      labelSelector: {matchLabels: {env: p}}
+assumptions:
+  updateDuration:
+    default: 3m
+    overrides: [{cluster: b, duration: 4m}]
+  approvals: 2h
+"#,
+        expect![[r#"
+            plan - run example-run [Succeeded] start 2026-11-23T09:00:00Z end +2h10m
+            stage s [Succeeded] +0m → +2h07m mc=1
+              timed-wait +7m → +37m TimedWait 30m
+              after-approval +7m → +2h07m example-run-after-s
+              cluster a [Succeeded] +0m → +3m
+              cluster b [Succeeded] +3m → +7m
+            stage p [Succeeded] +2h07m → +2h10m mc=1
+              cluster c [Succeeded] +2h07m → +2h10m
+        "#]],
+    );
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn approvals_wait_for_business_hours_over_the_weekend() {
+    check(
+        r#"
+start: 2026-11-27T16:40:00Z
+clusters: [{name: a, labels: {env: s}}, {name: b, labels: {env: p}}]
+strategy:
+  kind: kubefleet-staged
+  stages:
+    - name: s
+      labelSelector: {matchLabels: {env: s}}
+      afterStageTasks: [{type: Approval}]
+    - name: p
+      labelSelector: {matchLabels: {env: p}}
+assumptions:
+  updateDuration: 5m
+  approvals:
+    delay: 30m
+    businessHours: {utcOffset: "+01:00", start: "09:00", end: "17:00", days: Mon-Fri}
+"#,
+        expect![[r#"
+            plan - run example-run [Succeeded] start 2026-11-27T16:40:00Z end +2d15h55m
+            stage s [Succeeded] +0m → +2d15h50m mc=1
+              after-approval +5m → +2d15h50m example-run-after-s
+              cluster a [Succeeded] +0m → +5m
+            stage p [Succeeded] +2d15h50m → +2d15h55m mc=1
+              cluster b [Succeeded] +2d15h50m → +2d15h55m
+            info[wait-over-weekend] strategy.stages[0]: stage `s`: the after-stage approval (example-run-after-s) runs over a weekend, 2026-11-27T16:45:00Z → 2026-11-30T08:30:00Z (2d15h45m)
+        "#]],
+    );
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn an_approval_nobody_grants_blocks_the_run() {
+    check(
+        r#"
+start: 2026-11-23T09:00:00Z
+clusters: [{name: a, labels: {env: s}}, {name: b, labels: {env: p}}]
+strategy:
+  kind: kubefleet-staged
+  stages:
+    - name: s
+      labelSelector: {matchLabels: {env: s}}
+    - name: p
+      labelSelector: {matchLabels: {env: p}}
+      beforeStageTasks: [{type: Approval}]
+assumptions:
+  approvals:
+    overrides: [{stage: p, task: before, never: true}]
+"#,
+        expect![[r#"
+            plan - run example-run [Blocked] start 2026-11-23T09:00:00Z end never
+            stage s [Succeeded] +0m → +3m mc=1
+              cluster a [Succeeded] +0m → +3m
+            stage p [Waiting] +3m → never mc=1
+              before-approval +3m → never example-run-before-p
+              cluster b [NotStarted] - → -
+            warning[run-blocked] assumptions.approvals: stage `p` waits forever: the before-stage approval (example-run-before-p) never completes under the assumptions
+        "#]],
+    );
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn a_failing_cluster_aborts_the_run_and_in_flight_updates_are_untracked() {
+    check(
+        r#"
+start: 2026-11-23T09:00:00Z
+clusters: [{name: a}, {name: b}, {name: c}, {name: d}]
+strategy:
+  kind: kubefleet-staged
+  stages:
+    - name: all
+      labelSelector: {}
+      maxConcurrency: 2
+    - name: never
+      labelSelector: {matchLabels: {x: y}}
+assumptions:
+  updateDuration: 3m
+  failures: [{cluster: b, after: 1m}]
+"#,
+        expect![[r#"
+            plan - run example-run [Failed] start 2026-11-23T09:00:00Z end +1m
+            stage all [Failed] +0m → +1m mc=2
+              cluster a [Untracked] +0m → +3m
+              cluster b [Failed] +0m → +1m
+              cluster c [NotStarted] - → -
+              cluster d [NotStarted] - → -
+            stage never [NotStarted] - → never mc=1
+            info[empty-stage] strategy.stages[1].labelSelector: stage `never` selects no scheduled cluster: the run skips it together with its before- and after-stage tasks
+            warning[run-fails] assumptions.failures: the run fails at 2026-11-23T09:01:00Z: the cluster `b` in the stage all has failed
+        "#]],
+    );
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn updates_longer_than_five_minutes_mark_the_run_stuck_but_it_continues() {
+    check(
+        r#"
+start: 2026-11-23T09:00:00Z
+clusters: [{name: a}, {name: b}]
+strategy:
+  kind: kubefleet-staged
+  stages:
+    - name: all
+      labelSelector: {}
+assumptions:
+  updateDuration:
+    default: 5m
+    overrides: [{cluster: b, duration: 12m}]
+"#,
+        expect![[r#"
+            plan - run example-run [Succeeded] start 2026-11-23T09:00:00Z end +17m
+            stage all [Succeeded] +0m → +17m mc=1
+              cluster a [Succeeded] +0m → +5m
+              cluster b [Succeeded] +5m → +17m stuck +10m
+            warning[update-run-stuck] assumptions.updateDuration: 1 cluster update(s) take longer than 5m (b): the controller marks the run stuck (UpdateRunStuck, Progressing=False) while they update, although it keeps going
+        "#]],
+    );
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn the_delete_stage_removes_unscheduled_clusters_at_once_after_the_last_stage() {
+    check(
+        r#"
+start: 2026-11-23T09:00:00Z
+clusters: [{name: a}, {name: old2}, {name: old1}]
+strategy:
+  kind: kubefleet-staged
+  placement: {name: web, type: PickFixed, clusterNames: [a]}
+  deleteClusters: [old2, old1]
+  stages:
+    - name: all
+      labelSelector: {}
+assumptions: {updateDuration: 3m, deleteDuration: 2m}
+"#,
+        expect![[r#"
+            plan - run example-run [Succeeded] start 2026-11-23T09:00:00Z end +5m
+            stage all [Succeeded] +0m → +3m mc=1
+              cluster a [Succeeded] +0m → +3m
+            stage kubernetes-fleet.io/deleteStage [Succeeded] +3m → +5m mc=2
+              cluster old1 [Succeeded] +3m → +5m
+              cluster old2 [Succeeded] +3m → +5m
+        "#]],
+    );
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn a_stop_lets_in_flight_clusters_finish_and_restarts_a_timed_wait() {
+    check(
+        r#"
+start: 2026-11-23T09:00:00Z
+clusters: [{name: a}, {name: b}, {name: c, labels: {env: p}}]
+strategy:
+  kind: kubefleet-staged
+  stages:
+    - name: s
+      labelSelector: {matchExpressions: [{key: env, operator: DoesNotExist}]}
+      afterStageTasks: [{type: TimedWait, waitTime: 1h}]
+    - name: p
+      labelSelector: {matchLabels: {env: p}}
+assumptions:
+  updateDuration: 10m
+  stops:
+    - {at: 2026-11-23T09:05:00Z, resume: 2026-11-23T09:30:00Z}
+    - {at: 2026-11-23T10:00:00Z, resume: 2026-11-23T10:10:00Z}
+"#,
+        expect![[r#"
+            plan - run example-run [Succeeded] start 2026-11-23T09:00:00Z end +2h10m
+            stage s [Succeeded] +0m → +2h00m mc=1
+              stopped +5m → +30m run stopped
+              timed-wait +40m → +2h00m TimedWait 1h
+              stopped +1h00m → +1h10m run stopped
+              cluster a [Succeeded] +0m → +10m stuck +5m
+              cluster b [Succeeded] +30m → +40m stuck +35m
+            stage p [Succeeded] +2h00m → +2h10m mc=1
+              cluster c [Succeeded] +2h00m → +2h10m stuck +2h05m
+            warning[update-run-stuck] assumptions.updateDuration: 3 cluster update(s) take longer than 5m (a, b, c): the controller marks the run stuck (UpdateRunStuck, Progressing=False) while they update, although it keeps going
+            info[stop-restarts-timed-wait] assumptions.stops: the stop at 2026-11-23T10:00:00Z interrupts stage `s`'s TimedWait: the controller restarts the wait clock from the stop, so it now ends at 2026-11-23T11:00:00Z at the earliest
+        "#]],
+    );
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn placements_decide_which_clusters_the_run_updates() {
+    check(
+        r#"
+clusters: [{name: a, labels: {env: prod}}, {name: b, labels: {env: prod}}, {name: c, labels: {env: dev}}]
+strategy:
+  kind: kubefleet-staged
+  placement:
+    name: web
+    type: PickN
+    numberOfClusters: 3
+    affinity: {matchLabels: {env: prod}}
+    strategyType: RollingUpdate
+  stages:
+    - name: all
+      labelSelector: {}
+"#,
+        expect![[r#"
+            plan - run example-run [Invalid] start 2026-01-05T09:00:00Z end +6m
+            stage all [Succeeded] +0m → +6m mc=1
+              cluster a [Succeeded] +0m → +3m
+              cluster b [Succeeded] +3m → +6m
+            error[placement-not-external] strategy.placement.strategyType: cannot continue the updateRun: failed to validate the updateRun: failed to process the request due to a client error: parent placement does not have an external rollout strategy, current strategy: RollingUpdate
+            info[placement-pickn-order] strategy.placement: PickN: fleetplan assumes the scheduler picks the first matching clusters by name; the real scheduler ranks them by topology spread and preferred affinity
+            error[placement-count-mismatch] strategy.placement: cannot continue the updateRun: failed to validate the updateRun: failed to process the request due to a client error: the number of selected bindings 2 is not equal to the observed cluster count 3
+            info[timeline-despite-errors]: the controller would refuse to initialize this run; the timeline shows the stages as far as they could be computed
+        "#]],
+    );
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn run_fields_are_validated() {
+    check(
+        r#"
+clusters: [{name: a}]
+strategy:
+  kind: kubefleet-staged
+  run: {name: a-run-name-that-is-far-too-long-for-kubernetes-metadata-names-abcdefgh, state: Go, resourceSnapshotIndex: "-1"}
+  stages:
+    - name: all
+      labelSelector: {}
+"#,
+        expect![[r#"
+            plan - run a-run-name-that-is-far-too-long-for-kubernetes-metadata-names-abcdefgh [Invalid] start 2026-01-05T09:00:00Z end +3m
+            stage all [Succeeded] +0m → +3m mc=1
+              cluster a [Succeeded] +0m → +3m
+            error[run-name-too-long] strategy.run.name: metadata.name max length is 63
+            error[run-state-unsupported] strategy.run.state: The ClusterStagedUpdateRun "a-run-name-that-is-far-too-long-for-kubernetes-metadata-names-abcdefgh" is invalid: spec.state: Unsupported value: "Go": supported values: "Initialize", "Run", "Stop"
+            error[invalid-resource-snapshot-index] strategy.run.resourceSnapshotIndex: cannot continue the updateRun: failed to validate the updateRun: failed to process the request due to a client error: invalid resource snapshot index `-1` provided, expected an integer >= 0
+            info[timeline-despite-errors]: the controller would refuse to initialize this run; the timeline shows the stages as far as they could be computed
+        "#]],
+    );
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn seeded_jitter_is_deterministic_and_keyed_by_cluster() {
+    let yaml = r#"
+start: 2026-11-23T09:00:00Z
+generate: [{count: 4, name: "c{i}"}]
+strategy:
+  kind: kubefleet-staged
+  stages: [{name: all, labelSelector: {}, maxConcurrency: 4}]
+assumptions:
+  updateDuration: {default: 10m, jitter: {seed: 7, spread: 0.5}}
+"#;
+    let (_, first) = fleetplan_tests::load_and_plan(yaml);
+    let (_, second) = fleetplan_tests::load_and_plan(yaml);
+    assert_eq!(first, second, "same seed, same plan");
+    let ends: Vec<_> = first[0].stages[0].clusters.iter().map(|c| c.end).collect();
+    assert!(ends.windows(2).any(|w| w[0] != w[1]), "jitter spreads the durations: {ends:?}");
+    let (_, reseeded) = fleetplan_tests::load_and_plan(&yaml.replace("seed: 7", "seed: 8"));
+    assert_ne!(first[0].end, reseeded[0].end, "another seed, another spread");
+}
