@@ -115,7 +115,7 @@ impl SourceMap {
 mod tests {
     use super::*;
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn locate_falls_back_to_the_nearest_parent() {
         let mut map = SourceMap::default();
         let loc = Location { file: "s.yaml".into(), line: 7, column: 5 };

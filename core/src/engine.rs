@@ -77,7 +77,7 @@ impl<E> EventQueue<E> {
 mod tests {
     use super::*;
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn pops_in_time_order_and_fifo_among_ties() {
         let mut q = EventQueue::default();
         q.push(Time(20), "late");

@@ -47,7 +47,7 @@ mod tests {
     use super::*;
     use crate::input::{load, Source};
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn every_example_loads_without_errors() {
         for e in all() {
             let loaded = load(&[Source {
@@ -74,7 +74,7 @@ mod tests {
         assert!(get("nope").is_none());
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn the_manifest_example_is_the_staged_example() {
         let staged = load(&[Source {
             name: "a",

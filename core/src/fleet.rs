@@ -156,13 +156,13 @@ mod tests {
     use super::*;
     use crate::model::LabelSpread;
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn names_are_padded_as_asked() {
         assert_eq!(format_name("prod-{i:03}", 7), "prod-007");
         assert_eq!(format_name("c{i}-x", 12), "c12-x");
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn spreads_cycle_or_block() {
         let mut gen = ClusterGenerator { count: 6, name: "c{i}".into(), first: 1, labels: BTreeMap::new() };
         gen.labels.insert("r".into(), LabelSpread { values: vec!["a".into(), "b".into(), "c".into()], mode: SpreadMode::Cycle });

@@ -198,7 +198,7 @@ fn shift(path: &str, list: &str, by: usize) -> Option<String> {
 mod tests {
     use super::*;
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn empty_input_is_an_error() {
         let loaded = load(&[Source {
             name: "empty.yaml",
@@ -213,7 +213,7 @@ mod tests {
         assert!(load(&[]).has_errors());
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn paths_shift_by_list() {
         assert_eq!(
             shift("clusters[3].labels", "clusters", 2).as_deref(),
@@ -227,7 +227,7 @@ mod tests {
         apiVersion: placement.kubernetes-fleet.io/v1beta1\nkind: ClusterStagedUpdateStrategy\nmetadata: {name: s}\nspec: {stages: [{name: all, labelSelector: {}}]}\n---\n\
         apiVersion: placement.kubernetes-fleet.io/v1beta1\nkind: ClusterStagedUpdateRun\nmetadata: {name: r}\nspec: {placementName: p, stagedRolloutStrategyName: s, state: Run}\n";
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn a_strategy_less_document_completes_the_manifests_across_files() {
         let extra = "start: 2026-11-23T09:00:00Z\nclusters:\n  - name: extra1\n  - name: extra2\nassumptions: {updateDuration: 5m}\n";
         let loaded = load(&[
@@ -264,7 +264,7 @@ mod tests {
         assert_eq!(s.origin.locate("clusters[0]").unwrap().file, "objects.yaml");
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn fleetplan_scenarios_and_manifest_runs_load_side_by_side() {
         let scenario = "strategy: {stages: [{name: a}]}\n";
         let loaded = load(&[
@@ -281,7 +281,7 @@ mod tests {
         assert!(!loaded.has_errors());
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn json_input_loads() {
         let json = "{\n\t\"strategy\": {\"stages\": [{\"name\": \"a\", \"maxConcurrency\": \"50%\"}]}\n}\n";
         let loaded = load(&[Source {
@@ -292,7 +292,7 @@ mod tests {
         assert_eq!(loaded.scenarios.len(), 1);
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn a_syntax_error_is_reported_and_nothing_else_is_claimed() {
         let loaded = load(&[Source {
             name: "bad.yaml",
@@ -302,7 +302,7 @@ mod tests {
         assert_eq!(loaded.diagnostics[0].code, "yaml-syntax");
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn a_kubernetes_object_without_api_version_is_still_read_as_one() {
         let text = OBJECTS.replace(
             "apiVersion: placement.kubernetes-fleet.io/v1beta1\nkind: ClusterStagedUpdateRun",
@@ -319,7 +319,7 @@ mod tests {
             .any(|d| d.code == "missing-api-version"));
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn a_byte_order_mark_is_not_part_of_the_first_key() {
         let loaded = load(&[Source {
             name: "bom.yaml",
@@ -330,7 +330,7 @@ mod tests {
 
     /// Damaged versions of every example (cut short, a character replaced or inserted, a span deleted)
     /// must produce diagnostics, never a panic.
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn damaged_input_never_panics() {
         let specials = [
             '[', ']', '{', '}', ':', '-', '\'', '"', '&', '*', '!', '|', '>', '\t', '\n', ' ', '#',

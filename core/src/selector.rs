@@ -390,14 +390,14 @@ mod tests {
         LabelSelectorRequirement { key: key.into(), operator: op.into(), values: values.iter().map(|v| v.to_string()).collect() }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn nil_selects_nothing_and_empty_selects_everything() {
         let l = labels(&[("env", "prod")]);
         assert!(!matches(None, &l));
         assert!(matches(Some(&LabelSelector::default()), &l));
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn expressions_follow_kubernetes_semantics() {
         let s = LabelSelector {
             match_labels: labels(&[("env", "prod")]),
@@ -410,7 +410,7 @@ mod tests {
         assert!(matches(Some(&notin), &labels(&[])), "NotIn matches clusters without the key");
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn invalid_selectors_get_apimachinery_messages() {
         let bad_op = LabelSelector { match_expressions: vec![expr("a", "Equals", &["x"])], ..Default::default() };
         assert_eq!(validate(&bad_op).unwrap_err(), "\"Equals\" is not a valid label selector operator");
@@ -426,7 +426,7 @@ mod tests {
             .starts_with("key: Invalid value: \"bad key\": name part must consist"));
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn kubectl_selectors_parse_into_label_selectors() {
         let s = parse_kubectl("env=prod, tier==web,env!=dev,region in (us, eu),zone notin (a),canary,!legacy").unwrap();
         assert_eq!(s.match_labels, labels(&[("env", "prod"), ("tier", "web")]));
@@ -448,7 +448,7 @@ mod tests {
         assert!(!matches(Some(&twice), &labels(&[("a", "x")])), "two equalities on one key still AND");
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn kubectl_selector_errors_point_at_the_column() {
         assert_eq!(parse_kubectl("env=prod,,x").unwrap_err().0, 10);
         let (col, msg) = parse_kubectl("region in (us,eu").unwrap_err();

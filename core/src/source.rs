@@ -620,7 +620,7 @@ mod tests {
         docs.remove(0)
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn scalars_resolve_by_the_yaml_1_2_core_schema() {
         let doc = one("a: 007\nb: \"007\"\nc: true\nd: ~\ne: 1.5\nf: on\ng: 0x1F\nh: 2026-11-23T09:00:00Z\ni: |\n  7\n");
         assert_eq!(doc.get("a").unwrap().resolve(), Some(Resolved::Int(7)));
@@ -643,7 +643,7 @@ mod tests {
         assert_eq!(doc.get("a").unwrap().scalar().unwrap().text, "007");
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn nodes_carry_one_based_positions() {
         let doc = one("top:\n  - x\n  - key: v\n");
         let items = match &doc.get("top").unwrap().value {
@@ -660,7 +660,7 @@ mod tests {
         );
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn syntax_errors_have_a_position() {
         let (_, diags) = parse("a: 1\nb: [1, 2\nc: 3\n", "bad.yaml");
         assert_eq!(diags.len(), 1);
@@ -678,7 +678,7 @@ mod tests {
         );
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn duplicate_keys_warn_and_the_last_wins() {
         let (docs, diags) = parse("a: 1\nb: 2\na: 3\n", "d.yaml");
         assert_eq!(diags.len(), 1);
@@ -691,7 +691,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn multiple_documents_and_empty_ones() {
         let (docs, diags) = parse("# only a comment\n---\na: 1\n---\n---\nb: 2\n", "m.yaml");
         assert!(diags.is_empty());
@@ -700,7 +700,7 @@ mod tests {
         assert!(parse("", "e.yaml").0.is_empty());
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn json_including_tab_indentation_is_accepted() {
         let doc = one("{\n\t\"name\": \"x\",\n\t\"n\": 7,\n\t\"s\": \"7\"\n}\n");
         assert_eq!(doc.get("n").unwrap().resolve(), Some(Resolved::Int(7)));
@@ -708,7 +708,7 @@ mod tests {
         assert_eq!(doc.get("name").unwrap().line, 2);
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn aliases_resolve_and_cannot_loop_or_explode() {
         let doc = one("base: &b {x: 1}\nuse: *b\n");
         assert_eq!(
@@ -726,7 +726,7 @@ mod tests {
         assert!(diags.iter().any(|d| d.code == "yaml-alias"), "{diags:?}");
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn deep_nesting_is_refused_not_overflowed() {
         let deep = "[".repeat(100_000);
         let (_, diags) = parse(&deep, "deep.yaml");
@@ -736,13 +736,13 @@ mod tests {
         assert!(diags.iter().any(|d| d.code == "yaml-too-deep"), "{diags:?}");
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn a_byte_order_mark_is_skipped() {
         let doc = one("\u{feff}a: 1\n");
         assert!(doc.get("a").is_some());
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn str_tag_forces_a_string() {
         let doc = one("a: !!str 7\n");
         assert_eq!(doc.get("a").unwrap().resolve(), Some(Resolved::Str("7")));

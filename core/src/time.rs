@@ -208,7 +208,7 @@ impl Serialize for Duration {
 mod tests {
     use super::*;
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn wait_time_pattern_matches_the_crd() {
         for ok in ["1h", "1h30m", "1.5h", "0s", "10m5s", "100s"] {
             assert!(is_kubefleet_wait_time(ok), "{ok}");
@@ -218,7 +218,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn durations_round_trip_through_display() {
         for (text, ms) in [("1h30m", 5_400_000), ("1.5h", 5_400_000), ("3d12h", 302_400_000), ("90", 90_000)] {
             assert_eq!(Duration::parse(text), Ok(Duration(ms)), "{text}");
@@ -229,7 +229,7 @@ mod tests {
         assert!(Duration::parse("h").is_err());
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn times_parse_with_offsets_and_print_utc() {
         let t = Time::parse("2026-11-23T10:00:00+01:00").unwrap();
         assert_eq!(t.to_string(), "2026-11-23T09:00:00Z");

@@ -153,7 +153,7 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn strings_are_quoted_only_when_needed() {
         let v = json!({
             "plain": "environment", "one": "1", "t": "true", "on": "on", "empty": "", "null": "null",
@@ -191,7 +191,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn nested_collections_are_block_style_and_parse_back() {
         let v =
             json!({"a": [{"x": 1, "z": ["p", "q"]}, [1, 2], []], "b": {}, "c": {"d": {"e": "1"}}});
@@ -215,7 +215,7 @@ mod tests {
         );
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn every_example_round_trips_through_yaml() {
         use crate::input::{load, Source};
         for e in crate::examples::all() {
@@ -249,7 +249,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn a_scenario_using_every_field_round_trips() {
         let text = include_str!("decode/full.yaml");
         let (docs, _) = crate::source::parse(text, "full.yaml");

@@ -482,7 +482,7 @@ fn parse_day_spec(text: &str) -> Option<Vec<u8>> {
 mod tests {
     use super::*;
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn offsets_times_and_days_parse() {
         assert_eq!(parse_offset("+01:00"), Some(60));
         assert_eq!(parse_offset("-05:30"), Some(-330));

@@ -439,7 +439,7 @@ fn edit_distance(a: &str, b: &str) -> usize {
 mod tests {
     use super::*;
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn suggestions_catch_typos_but_not_unrelated_words() {
         let known = ["stages", "name", "run", "placement", "deleteClusters"];
         assert_eq!(suggest("stagse", &known), Some("stages"));

@@ -19,7 +19,7 @@ fn staged(doc: &Document) -> &StagedRun {
 
 const FULL: &str = include_str!("full.yaml");
 
-#[test]
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn every_field_of_the_format_decodes() {
     let doc = decode(FULL);
     assert!(doc.diagnostics.is_empty(), "{:#?}", doc.diagnostics);
@@ -110,7 +110,7 @@ fn every_field_of_the_format_decodes() {
     assert_eq!(a.stops.len(), 1);
 }
 
-#[test]
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn absent_fields_stay_absent_and_defaults_apply() {
     let doc = decode("strategy:\n  stages:\n    - name: s\n");
     assert!(doc.diagnostics.is_empty(), "{:?}", doc.diagnostics);
@@ -134,7 +134,7 @@ fn absent_fields_stay_absent_and_defaults_apply() {
     );
 }
 
-#[test]
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn all_wrong_fields_are_reported_at_once_with_paths_and_lines() {
     let doc = decode(
         "start: tomorrow\n\
@@ -188,7 +188,7 @@ fn all_wrong_fields_are_reported_at_once_with_paths_and_lines() {
     assert_eq!(staged(&doc).stages[1].name, "b");
 }
 
-#[test]
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn unknown_fields_warn_with_a_suggestion() {
     let doc = decode("strategy:\n  stagse: []\n  colour: red\nasumptions: {}\n");
     let msgs: Vec<&str> = doc.diagnostics.iter().map(|d| d.message.as_str()).collect();
@@ -215,7 +215,7 @@ fn unknown_fields_warn_with_a_suggestion() {
     );
 }
 
-#[test]
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn label_values_written_as_numbers_are_read_as_text_with_a_warning() {
     let doc = decode("clusters:\n  - name: a\n    labels: {order: 1, canary: true, zone: \"007\"}\nstrategy: {}\n");
     let labels = &doc.scenario.clusters[0].labels;
@@ -230,7 +230,7 @@ fn label_values_written_as_numbers_are_read_as_text_with_a_warning() {
     );
 }
 
-#[test]
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn wait_times_and_max_concurrency_stay_raw_for_the_engine() {
     let doc = decode("strategy:\n  stages:\n    - name: s\n      maxConcurrency: 0\n      afterStageTasks: [{type: TimedWait, waitTime: 30}, {type: Bogus}]\n");
     assert!(doc.diagnostics.is_empty());
@@ -240,7 +240,7 @@ fn wait_times_and_max_concurrency_stay_raw_for_the_engine() {
     assert_eq!(stage.after_stage_tasks[1].kind, "Bogus");
 }
 
-#[test]
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn kubectl_selector_errors_point_into_the_string() {
     let doc = decode("strategy:\n  stages:\n    - name: s\n      labelSelector: \"env in (a,b\"\n");
     let d = &doc.diagnostics[0];
@@ -251,14 +251,14 @@ fn kubectl_selector_errors_point_into_the_string() {
     assert_eq!((loc.line, loc.column), (4, 34));
 }
 
-#[test]
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn unknown_strategy_kind_lists_the_known_ones() {
     let doc = decode("strategy: {kind: kubefleet-stagd}\n");
     assert_eq!(doc.diagnostics[0].message, "unknown strategy kind `kubefleet-stagd`; known kinds: kubefleet-staged (did you mean `kubefleet-staged`?)");
     assert_eq!(doc.diagnostics[0].severity, Severity::Error);
 }
 
-#[test]
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn shorthands_decode_like_their_long_forms() {
     let short = decode(
         "strategy: {run: r, placement: p}\nassumptions: {updateDuration: 3m, approvals: 30m}\n",
@@ -270,7 +270,7 @@ fn shorthands_decode_like_their_long_forms() {
     assert_eq!(short.scenario.assumptions, long.scenario.assumptions);
 }
 
-#[test]
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn bad_values_are_reported_with_their_path() {
     let doc = decode(
         "generate: [{count: -5, name: x}, {name: y}]\n\
@@ -296,7 +296,7 @@ fn bad_values_are_reported_with_their_path() {
     assert!(doc.scenario.generate.is_empty());
 }
 
-#[test]
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn the_source_map_points_at_each_field() {
     let doc = decode(FULL);
     let at = |p: &str| doc.scenario.origin.locate(p).map(|l| (l.line, l.column));
@@ -309,7 +309,7 @@ fn the_source_map_points_at_each_field() {
     assert_eq!(at("assumptions.jitter"), Some((47, 13)));
 }
 
-#[test]
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn a_document_that_is_not_a_mapping_is_a_type_error() {
     let doc = decode("- a\n- b\n");
     assert!(doc.diagnostics.iter().any(|d| d.code == "wrong-type"));

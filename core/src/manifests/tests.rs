@@ -96,7 +96,7 @@ items:
     name: test-namespace
 "#;
 
-#[test]
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn a_kubectl_list_becomes_one_scenario_per_run() {
     let (scenarios, diags) = import_text(LIST);
     assert_eq!(scenarios.len(), 1);
@@ -131,7 +131,7 @@ fn a_kubectl_list_becomes_one_scenario_per_run() {
     assert_eq!(run.delete_clusters, ["old-member"]);
 }
 
-#[test]
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn scenario_paths_point_at_the_manifest_lines() {
     let (scenarios, _) = import_text(LIST);
     let at = |p: &str| scenarios[0].origin.locate(p).map(|l| l.line);
@@ -150,7 +150,7 @@ fn scenario_paths_point_at_the_manifest_lines() {
     );
 }
 
-#[test]
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn wrong_types_are_reported_with_the_object_and_field() {
     let (_, diags) = import_text(
         "apiVersion: placement.kubernetes-fleet.io/v1beta1\n\
@@ -171,7 +171,7 @@ fn wrong_types_are_reported_with_the_object_and_field() {
     assert_eq!(errors[0].location.as_ref().map(|l| l.line), Some(7));
 }
 
-#[test]
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn a_missing_strategy_is_reported_with_the_real_text() {
     let (scenarios, diags) = import_text(
         "apiVersion: placement.kubernetes-fleet.io/v1beta1\nkind: ClusterStagedUpdateRun\nmetadata: {name: r}\nspec: {placementName: p, stagedRolloutStrategyName: nope, state: Run}\n",
@@ -182,7 +182,7 @@ fn a_missing_strategy_is_reported_with_the_real_text() {
     assert_eq!(d.location.as_ref().map(|l| l.line), Some(4));
 }
 
-#[test]
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn a_missing_placement_among_others_is_an_error_and_none_at_all_is_assumed() {
     let objects = "apiVersion: placement.kubernetes-fleet.io/v1beta1\nkind: ClusterStagedUpdateStrategy\nmetadata: {name: s}\nspec: {stages: []}\n---\n\
                    apiVersion: placement.kubernetes-fleet.io/v1beta1\nkind: ClusterStagedUpdateRun\nmetadata: {name: r}\nspec: {placementName: p, stagedRolloutStrategyName: s, state: Run}\n";
@@ -207,7 +207,7 @@ fn a_missing_placement_among_others_is_an_error_and_none_at_all_is_assumed() {
         .any(|d| d.is_error() && d.message == "parent placement not found"));
 }
 
-#[test]
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn a_lone_strategy_gets_a_synthesized_run() {
     let (scenarios, diags) = import_text(
         "apiVersion: placement.kubernetes-fleet.io/v1beta1\nkind: StagedUpdateStrategy\nmetadata: {name: s, namespace: team}\nspec: {stages: [{name: a, labelSelector: {}}]}\n",
@@ -220,7 +220,7 @@ fn a_lone_strategy_gets_a_synthesized_run() {
     assert!(diags.iter().any(|d| d.code == "run-assumed"));
 }
 
-#[test]
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn crp_strategy_type_defaults_to_rolling_update() {
     let (scenarios, _) = import_text(
         "apiVersion: placement.kubernetes-fleet.io/v1beta1\nkind: ClusterStagedUpdateStrategy\nmetadata: {name: s}\n---\n\

@@ -574,7 +574,7 @@ pub fn effective_max_concurrency(value: Option<&IntOrString>, clusters: usize) -
 mod tests {
     use super::*;
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn atoi_matches_go() {
         assert_eq!(go_atoi("+5"), Ok(5));
         assert_eq!(go_atoi("-3"), Ok(-3));
@@ -588,7 +588,7 @@ mod tests {
         );
     }
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn percent_max_concurrency_floors_with_minimum_one() {
         let p = |s: &str| IntOrString::Str(s.into());
         assert_eq!(effective_max_concurrency(Some(&p("25%")), 10), 2);

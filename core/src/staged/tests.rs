@@ -67,7 +67,7 @@ fn t(s: &str) -> Option<Time> {
     Some(Time::parse(s).unwrap())
 }
 
-#[test]
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn seed_example_timeline() {
     let plan = crate::plan(&seed());
     assert_eq!(plan.outcome, Outcome::Succeeded, "{:#?}", plan.diagnostics);

@@ -164,7 +164,7 @@ fn unit_hash(seed: u64, name: &str) -> f64 {
 mod tests {
     use super::*;
 
-    #[test]
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn jitter_hash_is_stable_and_in_range() {
         let a = unit_hash(42, "member1");
         assert_eq!(a, unit_hash(42, "member1"));
