@@ -86,12 +86,19 @@ mod tests {
     fn epoch_day_zero_is_a_thursday() {
         assert_eq!(iso_weekday(0), 4);
         // 2026-11-23 is a Monday.
-        assert_eq!(iso_weekday(t("2026-11-23T12:00:00Z").0.div_euclid(DAY.0)), 1);
+        assert_eq!(
+            iso_weekday(t("2026-11-23T12:00:00Z").0.div_euclid(DAY.0)),
+            1
+        );
     }
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn friday_evening_request_waits_for_monday() {
-        let got = add_business_time(t("2026-11-27T16:45:00Z"), Duration(30 * MINUTE.0), &office(0));
+        let got = add_business_time(
+            t("2026-11-27T16:45:00Z"),
+            Duration(30 * MINUTE.0),
+            &office(0),
+        );
         // 15 minutes on Friday, the other 15 on Monday morning.
         assert_eq!(got, Some(t("2026-11-30T09:15:00Z")));
     }
@@ -109,12 +116,23 @@ mod tests {
     fn a_calendar_that_never_opens_never_finishes() {
         let mut h = office(0);
         h.days.clear();
-        assert_eq!(add_business_time(t("2026-11-23T08:30:00Z"), Duration::ZERO, &h), None);
+        assert_eq!(
+            add_business_time(t("2026-11-23T08:30:00Z"), Duration::ZERO, &h),
+            None
+        );
     }
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn weekend_detection() {
-        assert!(spans_weekend(t("2026-11-27T12:00:00Z"), t("2026-11-30T09:00:00Z"), 0));
-        assert!(!spans_weekend(t("2026-11-23T12:00:00Z"), t("2026-11-24T09:00:00Z"), 0));
+        assert!(spans_weekend(
+            t("2026-11-27T12:00:00Z"),
+            t("2026-11-30T09:00:00Z"),
+            0
+        ));
+        assert!(!spans_weekend(
+            t("2026-11-23T12:00:00Z"),
+            t("2026-11-24T09:00:00Z"),
+            0
+        ));
     }
 }

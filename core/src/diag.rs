@@ -38,13 +38,31 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     pub fn error(code: &'static str, message: impl Into<String>) -> Self {
-        Diagnostic { severity: Severity::Error, code, message: message.into(), path: None, location: None }
+        Diagnostic {
+            severity: Severity::Error,
+            code,
+            message: message.into(),
+            path: None,
+            location: None,
+        }
     }
     pub fn warning(code: &'static str, message: impl Into<String>) -> Self {
-        Diagnostic { severity: Severity::Warning, code, message: message.into(), path: None, location: None }
+        Diagnostic {
+            severity: Severity::Warning,
+            code,
+            message: message.into(),
+            path: None,
+            location: None,
+        }
     }
     pub fn info(code: &'static str, message: impl Into<String>) -> Self {
-        Diagnostic { severity: Severity::Info, code, message: message.into(), path: None, location: None }
+        Diagnostic {
+            severity: Severity::Info,
+            code,
+            message: message.into(),
+            path: None,
+            location: None,
+        }
     }
     pub fn at(mut self, path: impl Into<String>) -> Self {
         self.path = Some(path.into());
@@ -118,9 +136,16 @@ mod tests {
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn locate_falls_back_to_the_nearest_parent() {
         let mut map = SourceMap::default();
-        let loc = Location { file: "s.yaml".into(), line: 7, column: 5 };
+        let loc = Location {
+            file: "s.yaml".into(),
+            line: 7,
+            column: 5,
+        };
         map.insert("strategy.stages[1]", loc.clone());
-        assert_eq!(map.locate("strategy.stages[1].afterStageTasks[0].waitTime"), Some(&loc));
+        assert_eq!(
+            map.locate("strategy.stages[1].afterStageTasks[0].waitTime"),
+            Some(&loc)
+        );
         assert_eq!(map.locate("strategy.stages[2]"), None);
     }
 }

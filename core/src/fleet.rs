@@ -17,10 +17,16 @@ impl Scenario {
         for (i, c) in self.clusters.iter().enumerate() {
             let path = format!("clusters[{i}]");
             if c.name.is_empty() {
-                diags.push(Diagnostic::error("cluster-name-missing", "cluster has no name").at(format!("{path}.name")));
+                diags.push(
+                    Diagnostic::error("cluster-name-missing", "cluster has no name")
+                        .at(format!("{path}.name")),
+                );
                 continue;
             }
-            out.push(FleetCluster { cluster: c.clone(), path });
+            out.push(FleetCluster {
+                cluster: c.clone(),
+                path,
+            });
         }
         let mut total: u64 = self.clusters.len() as u64;
         for (g, gen) in self.generate.iter().enumerate() {
@@ -44,7 +50,10 @@ impl Scenario {
                 continue;
             }
             out.reserve(gen.count as usize);
-            out.extend((0..gen.count).map(|k| FleetCluster { cluster: generate_one(gen, k), path: path.clone() }));
+            out.extend((0..gen.count).map(|k| FleetCluster {
+                cluster: generate_one(gen, k),
+                path: path.clone(),
+            }));
         }
         drop_duplicates(&mut out, &mut diags);
         (out, diags)
@@ -55,7 +64,13 @@ impl Scenario {
 /// duplicates without hashing or copying a single name, which matters for generated fleets.
 fn drop_duplicates(fleet: &mut Vec<FleetCluster>, diags: &mut Vec<Diagnostic>) {
     let mut order: Vec<u32> = (0..fleet.len() as u32).collect();
-    order.sort_unstable_by(|&a, &b| fleet[a as usize].cluster.name.cmp(&fleet[b as usize].cluster.name).then(a.cmp(&b)));
+    order.sort_unstable_by(|&a, &b| {
+        fleet[a as usize]
+            .cluster
+            .name
+            .cmp(&fleet[b as usize].cluster.name)
+            .then(a.cmp(&b))
+    });
     let mut duplicate = vec![false; fleet.len()];
     let mut any = false;
     let mut run_start = 0usize;
@@ -103,7 +118,11 @@ pub fn generate_one(gen: &ClusterGenerator, k: u32) -> Cluster {
         };
         labels.insert(key.clone(), value);
     }
-    Cluster { name: format_name(&gen.name, i), labels, ..Default::default() }
+    Cluster {
+        name: format_name(&gen.name, i),
+        labels,
+        ..Default::default()
+    }
 }
 
 /// Replaces `{i}` and `{i:0W}` (zero-padded to W digits) in a name pattern.
@@ -118,7 +137,10 @@ pub fn format_name(pattern: &str, i: u64) -> String {
             return out;
         };
         let spec = &after[2..close];
-        match spec.strip_prefix(':').map(|w| w.trim_start_matches('0').parse::<usize>()) {
+        match spec
+            .strip_prefix(':')
+            .map(|w| w.trim_start_matches('0').parse::<usize>())
+        {
             None if spec.is_empty() => push_padded(&mut out, i, 0),
             Some(Ok(width)) => push_padded(&mut out, i, width),
             _ => out.push_str(&after[..=close]),
@@ -164,11 +186,32 @@ mod tests {
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn spreads_cycle_or_block() {
-        let mut gen = ClusterGenerator { count: 6, name: "c{i}".into(), first: 1, labels: BTreeMap::new() };
-        gen.labels.insert("r".into(), LabelSpread { values: vec!["a".into(), "b".into(), "c".into()], mode: SpreadMode::Cycle });
-        gen.labels.insert("z".into(), LabelSpread { values: vec!["x".into(), "y".into()], mode: SpreadMode::Blocks });
-        let r: Vec<String> = (0..6).map(|k| generate_one(&gen, k).labels["r"].clone()).collect();
-        let z: Vec<String> = (0..6).map(|k| generate_one(&gen, k).labels["z"].clone()).collect();
+        let mut gen = ClusterGenerator {
+            count: 6,
+            name: "c{i}".into(),
+            first: 1,
+            labels: BTreeMap::new(),
+        };
+        gen.labels.insert(
+            "r".into(),
+            LabelSpread {
+                values: vec!["a".into(), "b".into(), "c".into()],
+                mode: SpreadMode::Cycle,
+            },
+        );
+        gen.labels.insert(
+            "z".into(),
+            LabelSpread {
+                values: vec!["x".into(), "y".into()],
+                mode: SpreadMode::Blocks,
+            },
+        );
+        let r: Vec<String> = (0..6)
+            .map(|k| generate_one(&gen, k).labels["r"].clone())
+            .collect();
+        let z: Vec<String> = (0..6)
+            .map(|k| generate_one(&gen, k).labels["z"].clone())
+            .collect();
         assert_eq!(r, ["a", "b", "c", "a", "b", "c"]);
         assert_eq!(z, ["x", "x", "x", "y", "y", "y"]);
         assert_eq!(generate_one(&gen, 0).name, "c1");

@@ -76,8 +76,14 @@ pub struct MaintenancePolicy {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub enum MaintenanceWindow {
-    Daily { start: String },
-    Recurring { start: String, end: String, recurrence: String },
+    Daily {
+        start: String,
+    },
+    Recurring {
+        start: String,
+        end: String,
+        recurrence: String,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -225,7 +231,11 @@ pub struct RunSpec {
 
 impl Default for RunSpec {
     fn default() -> Self {
-        RunSpec { name: "example-run".into(), state: "Run".into(), resource_snapshot_index: None }
+        RunSpec {
+            name: "example-run".into(),
+            state: "Run".into(),
+            resource_snapshot_index: None,
+        }
     }
 }
 
@@ -343,7 +353,11 @@ fn ser_days<S: serde::Serializer>(days: &[u8], s: S) -> Result<S::Ok, S::Error> 
     use serde::ser::SerializeSeq;
     let mut seq = s.serialize_seq(Some(days.len()))?;
     for d in days {
-        seq.serialize_element(WEEKDAY_NAMES.get((*d as usize).wrapping_sub(1)).unwrap_or(&"?"))?;
+        seq.serialize_element(
+            WEEKDAY_NAMES
+                .get((*d as usize).wrapping_sub(1))
+                .unwrap_or(&"?"),
+        )?;
     }
     seq.end()
 }

@@ -15,7 +15,9 @@ pub enum Selects {
 pub fn selects(selector: Option<&LabelSelector>) -> Selects {
     match selector {
         None => Selects::Nothing,
-        Some(s) if s.match_labels.is_empty() && s.match_expressions.is_empty() => Selects::Everything,
+        Some(s) if s.match_labels.is_empty() && s.match_expressions.is_empty() => {
+            Selects::Everything
+        }
         Some(_) => Selects::Some,
     }
 }
@@ -46,7 +48,8 @@ fn is_name_part(s: &str) -> bool {
         && b.len() <= 63
         && b[0].is_ascii_alphanumeric()
         && b[b.len() - 1].is_ascii_alphanumeric()
-        && b.iter().all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
+        && b.iter()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
 }
 
 fn is_dns_subdomain(s: &str) -> bool {
@@ -57,7 +60,8 @@ fn is_dns_subdomain(s: &str) -> bool {
             !b.is_empty()
                 && b[0].is_ascii_alphanumeric()
                 && b[b.len() - 1].is_ascii_alphanumeric()
-                && b.iter().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
+                && b.iter()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
         })
 }
 
@@ -124,24 +128,30 @@ fn requirement_errors(key: &str, op: &str, values: &[String]) -> Result<(), Stri
     let mut errs: Vec<String> = Vec::new();
     let key_errs = key_errors(key);
     if !key_errs.is_empty() {
-        errs.push(format!("key: Invalid value: {key:?}: {}", key_errs.join("; ")));
+        errs.push(format!(
+            "key: Invalid value: {key:?}: {}",
+            key_errs.join("; ")
+        ));
     }
     match op {
         "in" | "notin" if values.is_empty() => errs.push(format!(
             "values: Invalid value: {}: for 'in', 'notin' operators, values set can't be empty",
             go_strings(values)
         )),
-        "=" if values.len() != 1 => {
-            errs.push(format!("values: Invalid value: {}: exact-match compatibility requires one single value", go_strings(values)))
-        }
-        "exists" | "!" if !values.is_empty() => {
-            errs.push("values: Forbidden: values set must be empty for exists and does not exist".into())
-        }
+        "=" if values.len() != 1 => errs.push(format!(
+            "values: Invalid value: {}: exact-match compatibility requires one single value",
+            go_strings(values)
+        )),
+        "exists" | "!" if !values.is_empty() => errs.push(
+            "values: Forbidden: values set must be empty for exists and does not exist".into(),
+        ),
         _ => {}
     }
     for (i, v) in values.iter().enumerate() {
         if !value_ok(v) {
-            errs.push(format!("values[{i}]: Invalid value: {v:?}: {LABEL_VALUE_MSG}"));
+            errs.push(format!(
+                "values[{i}]: Invalid value: {v:?}: {LABEL_VALUE_MSG}"
+            ));
         }
     }
     match errs.len() {
@@ -153,8 +163,14 @@ fn requirement_errors(key: &str, op: &str, values: &[String]) -> Result<(), Stri
 
 /// Short human form in kubectl syntax: `env=prod,region in (eu,us),!canary`; `<none>` / `<all>`.
 pub fn describe(selector: Option<&LabelSelector>) -> String {
-    let Some(s) = selector else { return "<none>".into() };
-    let mut parts: Vec<String> = s.match_labels.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    let Some(s) = selector else {
+        return "<none>".into();
+    };
+    let mut parts: Vec<String> = s
+        .match_labels
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
     for e in &s.match_expressions {
         parts.push(match e.operator.as_str() {
             "In" => format!("{} in ({})", e.key, e.values.join(",")),
@@ -176,7 +192,11 @@ pub fn describe(selector: Option<&LabelSelector>) -> String {
 /// text selects everything. Errors carry the 1-based column (in characters) where the text went wrong.
 pub fn parse_kubectl(text: &str) -> Result<LabelSelector, (usize, String)> {
     let tokens = lex(text)?;
-    let mut p = KubectlParser { tokens: &tokens, pos: 0, out: LabelSelector::default() };
+    let mut p = KubectlParser {
+        tokens: &tokens,
+        pos: 0,
+        out: LabelSelector::default(),
+    };
     if p.peek().tok == Tok::End {
         return Ok(p.out);
     }
@@ -186,7 +206,15 @@ pub fn parse_kubectl(text: &str) -> Result<LabelSelector, (usize, String)> {
         match next.tok {
             Tok::End => return Ok(p.out),
             Tok::Comma => {}
-            _ => return Err((next.col, format!("expected `,` or the end of the selector, found {}", next.tok.describe()))),
+            _ => {
+                return Err((
+                    next.col,
+                    format!(
+                        "expected `,` or the end of the selector, found {}",
+                        next.tok.describe()
+                    ),
+                ))
+            }
         }
     }
 }
@@ -247,17 +275,26 @@ fn lex(text: &str) -> Result<Vec<Token>, (usize, String)> {
             '!' => (Tok::Not, 1),
             _ => {
                 let start = i;
-                while i < chars.len() && !chars[i].is_whitespace() && !matches!(chars[i], ',' | '(' | ')' | '<' | '>' | '=' | '!') {
+                while i < chars.len()
+                    && !chars[i].is_whitespace()
+                    && !matches!(chars[i], ',' | '(' | ')' | '<' | '>' | '=' | '!')
+                {
                     i += 1;
                 }
-                out.push(Token { tok: Tok::Word(chars[start..i].iter().collect()), col });
+                out.push(Token {
+                    tok: Tok::Word(chars[start..i].iter().collect()),
+                    col,
+                });
                 continue;
             }
         };
         out.push(Token { tok, col });
         i += len;
     }
-    out.push(Token { tok: Tok::End, col: chars.len() + 1 });
+    out.push(Token {
+        tok: Tok::End,
+        col: chars.len() + 1,
+    });
     Ok(out)
 }
 
@@ -285,7 +322,10 @@ impl KubectlParser<'_> {
         let t = self.next();
         match &t.tok {
             Tok::Word(w) => Ok(w.clone()),
-            other => Err((t.col, format!("expected a label key, found {}", other.describe()))),
+            other => Err((
+                t.col,
+                format!("expected a label key, found {}", other.describe()),
+            )),
         }
     }
 
@@ -294,7 +334,11 @@ impl KubectlParser<'_> {
         if self.peek().tok == Tok::Not {
             self.next();
             let key = self.key()?;
-            self.out.match_expressions.push(Req { key, operator: "DoesNotExist".into(), values: vec![] });
+            self.out.match_expressions.push(Req {
+                key,
+                operator: "DoesNotExist".into(),
+                values: vec![],
+            });
             return Ok(());
         }
         let key = self.key()?;
@@ -302,16 +346,22 @@ impl KubectlParser<'_> {
         let op_col = op.col;
         match op.tok.clone() {
             Tok::Comma | Tok::End => {
-                self.out.match_expressions.push(Req { key, operator: "Exists".into(), values: vec![] });
+                self.out.match_expressions.push(Req {
+                    key,
+                    operator: "Exists".into(),
+                    values: vec![],
+                });
             }
             Tok::Eq => {
                 self.next();
                 let value = self.value()?;
                 // A second `key=` for the same key must still AND, which one matchLabels entry cannot.
                 match self.out.match_labels.get(&key) {
-                    Some(existing) if *existing != value => {
-                        self.out.match_expressions.push(Req { key, operator: "In".into(), values: vec![value] })
-                    }
+                    Some(existing) if *existing != value => self.out.match_expressions.push(Req {
+                        key,
+                        operator: "In".into(),
+                        values: vec![value],
+                    }),
                     _ => {
                         self.out.match_labels.insert(key, value);
                     }
@@ -320,16 +370,27 @@ impl KubectlParser<'_> {
             Tok::NotEq => {
                 self.next();
                 let value = self.value()?;
-                self.out.match_expressions.push(Req { key, operator: "NotIn".into(), values: vec![value] });
+                self.out.match_expressions.push(Req {
+                    key,
+                    operator: "NotIn".into(),
+                    values: vec![value],
+                });
             }
             Tok::Word(w) if w == "in" || w == "notin" => {
                 self.next();
                 let values = self.set()?;
                 let operator = if w == "in" { "In" } else { "NotIn" };
-                self.out.match_expressions.push(Req { key, operator: operator.into(), values });
+                self.out.match_expressions.push(Req {
+                    key,
+                    operator: operator.into(),
+                    values,
+                });
             }
             Tok::Compare => {
-                return Err((op_col, "`<` and `>` (Gt, Lt) are not supported by label selectors of stages".into()));
+                return Err((
+                    op_col,
+                    "`<` and `>` (Gt, Lt) are not supported by label selectors of stages".into(),
+                ));
             }
             other => {
                 return Err((op_col, format!("expected `=`, `==`, `!=`, `in`, `notin`, `,` or the end after key `{key}`, found {}", other.describe())));
@@ -347,14 +408,23 @@ impl KubectlParser<'_> {
                 Ok(w)
             }
             Tok::Comma | Tok::End => Ok(String::new()),
-            other => Err((self.peek().col, format!("expected a label value, found {}", other.describe()))),
+            other => Err((
+                self.peek().col,
+                format!("expected a label value, found {}", other.describe()),
+            )),
         }
     }
 
     fn set(&mut self) -> Result<Vec<String>, (usize, String)> {
         let t = self.next();
         if t.tok != Tok::Open {
-            return Err((t.col, format!("expected `(` after `in`/`notin`, found {}", t.tok.describe())));
+            return Err((
+                t.col,
+                format!(
+                    "expected `(` after `in`/`notin`, found {}",
+                    t.tok.describe()
+                ),
+            ));
         }
         let mut values = Vec::new();
         if self.peek().tok == Tok::Close {
@@ -365,13 +435,26 @@ impl KubectlParser<'_> {
             let t = self.next();
             match &t.tok {
                 Tok::Word(w) => values.push(w.clone()),
-                other => return Err((t.col, format!("expected a label value, found {}", other.describe()))),
+                other => {
+                    return Err((
+                        t.col,
+                        format!("expected a label value, found {}", other.describe()),
+                    ))
+                }
             }
             let t = self.next();
             match t.tok {
                 Tok::Comma => {}
                 Tok::Close => return Ok(values),
-                _ => return Err((t.col, format!("expected `,` or `)` in the value list, found {}", t.tok.describe()))),
+                _ => {
+                    return Err((
+                        t.col,
+                        format!(
+                            "expected `,` or `)` in the value list, found {}",
+                            t.tok.describe()
+                        ),
+                    ))
+                }
             }
         }
     }
@@ -383,11 +466,18 @@ mod tests {
     use crate::model::LabelSelectorRequirement;
 
     fn labels(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
-        pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
     }
 
     fn expr(key: &str, op: &str, values: &[&str]) -> LabelSelectorRequirement {
-        LabelSelectorRequirement { key: key.into(), operator: op.into(), values: values.iter().map(|v| v.to_string()).collect() }
+        LabelSelectorRequirement {
+            key: key.into(),
+            operator: op.into(),
+            values: values.iter().map(|v| v.to_string()).collect(),
+        }
     }
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
@@ -401,34 +491,73 @@ mod tests {
     fn expressions_follow_kubernetes_semantics() {
         let s = LabelSelector {
             match_labels: labels(&[("env", "prod")]),
-            match_expressions: vec![expr("region", "In", &["eu", "us"]), expr("canary", "DoesNotExist", &[])],
+            match_expressions: vec![
+                expr("region", "In", &["eu", "us"]),
+                expr("canary", "DoesNotExist", &[]),
+            ],
         };
-        assert!(matches(Some(&s), &labels(&[("env", "prod"), ("region", "eu")])));
-        assert!(!matches(Some(&s), &labels(&[("env", "prod"), ("region", "ap")])));
-        assert!(!matches(Some(&s), &labels(&[("env", "prod"), ("region", "eu"), ("canary", "1")])));
-        let notin = LabelSelector { match_expressions: vec![expr("region", "NotIn", &["eu"])], ..Default::default() };
-        assert!(matches(Some(&notin), &labels(&[])), "NotIn matches clusters without the key");
+        assert!(matches(
+            Some(&s),
+            &labels(&[("env", "prod"), ("region", "eu")])
+        ));
+        assert!(!matches(
+            Some(&s),
+            &labels(&[("env", "prod"), ("region", "ap")])
+        ));
+        assert!(!matches(
+            Some(&s),
+            &labels(&[("env", "prod"), ("region", "eu"), ("canary", "1")])
+        ));
+        let notin = LabelSelector {
+            match_expressions: vec![expr("region", "NotIn", &["eu"])],
+            ..Default::default()
+        };
+        assert!(
+            matches(Some(&notin), &labels(&[])),
+            "NotIn matches clusters without the key"
+        );
     }
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn invalid_selectors_get_apimachinery_messages() {
-        let bad_op = LabelSelector { match_expressions: vec![expr("a", "Equals", &["x"])], ..Default::default() };
-        assert_eq!(validate(&bad_op).unwrap_err(), "\"Equals\" is not a valid label selector operator");
-        let empty_in = LabelSelector { match_expressions: vec![expr("a", "In", &[])], ..Default::default() };
+        let bad_op = LabelSelector {
+            match_expressions: vec![expr("a", "Equals", &["x"])],
+            ..Default::default()
+        };
+        assert_eq!(
+            validate(&bad_op).unwrap_err(),
+            "\"Equals\" is not a valid label selector operator"
+        );
+        let empty_in = LabelSelector {
+            match_expressions: vec![expr("a", "In", &[])],
+            ..Default::default()
+        };
         assert_eq!(
             validate(&empty_in).unwrap_err(),
             "values: Invalid value: []string(nil): for 'in', 'notin' operators, values set can't be empty"
         );
-        let exists_values = LabelSelector { match_expressions: vec![expr("a", "Exists", &["x"])], ..Default::default() };
-        assert_eq!(validate(&exists_values).unwrap_err(), "values: Forbidden: values set must be empty for exists and does not exist");
-        assert!(validate(&LabelSelector { match_labels: labels(&[("bad key", "v")]), ..Default::default() })
-            .unwrap_err()
-            .starts_with("key: Invalid value: \"bad key\": name part must consist"));
+        let exists_values = LabelSelector {
+            match_expressions: vec![expr("a", "Exists", &["x"])],
+            ..Default::default()
+        };
+        assert_eq!(
+            validate(&exists_values).unwrap_err(),
+            "values: Forbidden: values set must be empty for exists and does not exist"
+        );
+        assert!(validate(&LabelSelector {
+            match_labels: labels(&[("bad key", "v")]),
+            ..Default::default()
+        })
+        .unwrap_err()
+        .starts_with("key: Invalid value: \"bad key\": name part must consist"));
     }
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn kubectl_selectors_parse_into_label_selectors() {
-        let s = parse_kubectl("env=prod, tier==web,env!=dev,region in (us, eu),zone notin (a),canary,!legacy").unwrap();
+        let s = parse_kubectl(
+            "env=prod, tier==web,env!=dev,region in (us, eu),zone notin (a),canary,!legacy",
+        )
+        .unwrap();
         assert_eq!(s.match_labels, labels(&[("env", "prod"), ("tier", "web")]));
         assert_eq!(
             s.match_expressions,
@@ -442,10 +571,21 @@ mod tests {
         );
         assert_eq!(parse_kubectl("").unwrap(), LabelSelector::default());
         assert_eq!(parse_kubectl("  ").unwrap(), LabelSelector::default());
-        assert_eq!(parse_kubectl("kubernetes.io/os=linux").unwrap().match_labels, labels(&[("kubernetes.io/os", "linux")]));
-        assert_eq!(parse_kubectl("a=").unwrap().match_labels, labels(&[("a", "")]));
+        assert_eq!(
+            parse_kubectl("kubernetes.io/os=linux")
+                .unwrap()
+                .match_labels,
+            labels(&[("kubernetes.io/os", "linux")])
+        );
+        assert_eq!(
+            parse_kubectl("a=").unwrap().match_labels,
+            labels(&[("a", "")])
+        );
         let twice = parse_kubectl("a=x,a=y").unwrap();
-        assert!(!matches(Some(&twice), &labels(&[("a", "x")])), "two equalities on one key still AND");
+        assert!(
+            !matches(Some(&twice), &labels(&[("a", "x")])),
+            "two equalities on one key still AND"
+        );
     }
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
@@ -457,6 +597,10 @@ mod tests {
         assert_eq!(parse_kubectl("region in us").unwrap_err().0, 11);
         assert_eq!(parse_kubectl("a>3").unwrap_err().0, 2);
         assert_eq!(parse_kubectl("env prod").unwrap_err().0, 5);
-        assert_eq!(parse_kubectl("é=1,(").unwrap_err().0, 5, "columns count characters, not bytes");
+        assert_eq!(
+            parse_kubectl("é=1,(").unwrap_err().0,
+            5,
+            "columns count characters, not bytes"
+        );
     }
 }

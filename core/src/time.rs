@@ -29,7 +29,12 @@ impl Time {
             return Ok(Time(dt.timestamp_millis()));
         }
         // Accept a bare local date-time or date and read it as UTC, as the scenario format promises.
-        for fmt in ["%Y-%m-%dT%H:%M:%S%.f", "%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M"] {
+        for fmt in [
+            "%Y-%m-%dT%H:%M:%S%.f",
+            "%Y-%m-%dT%H:%M",
+            "%Y-%m-%d %H:%M:%S",
+            "%Y-%m-%d %H:%M",
+        ] {
             if let Ok(ndt) = chrono::NaiveDateTime::parse_from_str(t, fmt) {
                 return Ok(Time(ndt.and_utc().timestamp_millis()));
             }
@@ -39,7 +44,9 @@ impl Time {
                 return Ok(Time(ndt.and_utc().timestamp_millis()));
             }
         }
-        Err(format!("`{t}` is not an RFC 3339 time (expected e.g. 2026-11-23T09:00:00Z)"))
+        Err(format!(
+            "`{t}` is not an RFC 3339 time (expected e.g. 2026-11-23T09:00:00Z)"
+        ))
     }
 
     pub fn to_datetime(self) -> DateTime<Utc> {
@@ -58,7 +65,11 @@ impl Time {
 impl fmt::Display for Time {
     /// UTC, RFC 3339, seconds precision unless the instant carries milliseconds.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let precision = if self.0 % 1000 == 0 { SecondsFormat::Secs } else { SecondsFormat::Millis };
+        let precision = if self.0 % 1000 == 0 {
+            SecondsFormat::Secs
+        } else {
+            SecondsFormat::Millis
+        };
         f.write_str(&self.to_datetime().to_rfc3339_opts(precision, true))
     }
 }
@@ -103,7 +114,10 @@ impl Duration {
                 i += 1;
             }
             if num_start == i {
-                return Err(format!("duration `{t}`: expected a number at position {}", i + 1));
+                return Err(format!(
+                    "duration `{t}`: expected a number at position {}",
+                    i + 1
+                ));
             }
             let number: f64 = t[num_start..i]
                 .parse()
@@ -119,8 +133,17 @@ impl Duration {
                 "h" => 3_600_000.0,
                 "d" => 86_400_000.0,
                 "w" => 7.0 * 86_400_000.0,
-                "" => return Err(format!("duration `{t}`: missing unit after `{}` (use d, h, m, s)", &t[num_start..i])),
-                other => return Err(format!("duration `{t}`: unknown unit `{other}` (use d, h, m, s)")),
+                "" => {
+                    return Err(format!(
+                        "duration `{t}`: missing unit after `{}` (use d, h, m, s)",
+                        &t[num_start..i]
+                    ))
+                }
+                other => {
+                    return Err(format!(
+                        "duration `{t}`: unknown unit `{other}` (use d, h, m, s)"
+                    ))
+                }
             };
             total += number * unit_ms;
         }
@@ -187,7 +210,13 @@ impl fmt::Display for Duration {
             f.write_str("-")?;
             ms = -ms;
         }
-        let parts = [(DAY.0, "d"), (HOUR.0, "h"), (MINUTE.0, "m"), (SECOND.0, "s"), (1, "ms")];
+        let parts = [
+            (DAY.0, "d"),
+            (HOUR.0, "h"),
+            (MINUTE.0, "m"),
+            (SECOND.0, "s"),
+            (1, "ms"),
+        ];
         for (unit, suffix) in parts {
             if ms >= unit {
                 write!(f, "{}{}", ms / unit, suffix)?;
@@ -220,7 +249,12 @@ mod tests {
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn durations_round_trip_through_display() {
-        for (text, ms) in [("1h30m", 5_400_000), ("1.5h", 5_400_000), ("3d12h", 302_400_000), ("90", 90_000)] {
+        for (text, ms) in [
+            ("1h30m", 5_400_000),
+            ("1.5h", 5_400_000),
+            ("3d12h", 302_400_000),
+            ("90", 90_000),
+        ] {
             assert_eq!(Duration::parse(text), Ok(Duration(ms)), "{text}");
         }
         assert_eq!(Duration(302_400_000).to_string(), "3d12h");

@@ -15,9 +15,14 @@ pub fn golden(name: &str) -> Option<&'static str> {
         .map(|(_, text)| *text)
 }
 
+/// Above this many clusters a golden file keeps a digest of the plan (see [`digest`]), not all of it.
+pub const FULL_GOLDEN_MAX_CLUSTERS: usize = 100;
+const KEEP: usize = 3;
+
 /// The text a golden file holds: one plan as an object, several as an array (as the CLI's JSON).
 pub fn plan_json(plans: &[Plan]) -> String {
-    let text = match plans {
+    let values: Vec<serde_json::Value> = plans.iter().map(digest).collect();
+    let text = match values.as_slice() {
         [one] => serde_json::to_string_pretty(one),
         many => serde_json::to_string_pretty(many),
     };
@@ -25,6 +30,43 @@ pub fn plan_json(plans: &[Plan]) -> String {
     let mut text = text.unwrap_or_else(|e| format!("unserializable plan: {e}"));
     text.push('\n');
     text
+}
+
+/// The plan as JSON; for large fleets only the first and last clusters of each stage and the first
+/// and last events, with counts of what was left out, so goldens stay reviewable in a diff while every
+/// stage boundary, wait and summary figure is still pinned.
+pub fn digest(plan: &Plan) -> serde_json::Value {
+    let mut value = serde_json::to_value(plan).unwrap_or_default();
+    if plan.summary.clusters <= FULL_GOLDEN_MAX_CLUSTERS {
+        return value;
+    }
+    if let Some(stages) = value.get_mut("stages").and_then(|s| s.as_array_mut()) {
+        for stage in stages {
+            if let Some(obj) = stage.as_object_mut() {
+                if let Some(serde_json::Value::Array(clusters)) = obj.get_mut("clusters") {
+                    let omitted = trim_middle(clusters, KEEP);
+                    obj.insert("clustersOmitted".into(), omitted.into());
+                }
+            }
+        }
+    }
+    if let Some(serde_json::Value::Array(events)) = value.get_mut("events") {
+        let omitted = trim_middle(events, 10 * KEEP);
+        if let Some(obj) = value.as_object_mut() {
+            obj.insert("eventsOmitted".into(), omitted.into());
+        }
+    }
+    value
+}
+
+/// Keeps the first and last `keep` items; returns how many were dropped.
+fn trim_middle(items: &mut Vec<serde_json::Value>, keep: usize) -> usize {
+    if items.len() <= 2 * keep {
+        return 0;
+    }
+    let omitted = items.len() - 2 * keep;
+    items.drain(keep..items.len() - keep);
+    omitted
 }
 
 /// Compares the plans of example `name` with its golden file, or rewrites the file under

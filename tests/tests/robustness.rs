@@ -10,7 +10,10 @@ struct Lcg(u64);
 
 impl Lcg {
     fn next(&mut self, bound: usize) -> usize {
-        self.0 = self.0.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
         ((self.0 >> 33) as usize) % bound.max(1)
     }
 }
@@ -48,7 +51,18 @@ fn mutations(text: &str, rng: &mut Lcg) -> Vec<String> {
         out.push(l.join("\n"));
     }
     // Hostile values in place of scalars.
-    for bad in ["-1", "1e400", "99999999999999999999", "\"\"", "[]", "{}", "~", "*x", "&a [*a]", "'\u{1F600}'"] {
+    for bad in [
+        "-1",
+        "1e400",
+        "99999999999999999999",
+        "\"\"",
+        "[]",
+        "{}",
+        "~",
+        "*x",
+        "&a [*a]",
+        "'\u{1F600}'",
+    ] {
         let at = char_boundary(text, rng.next(text.len()));
         if let Some(colon) = text[at..].find(": ") {
             let start = at + colon + 2;
@@ -81,9 +95,25 @@ fn pathological_inputs_are_reported_not_fatal() {
     let deep = format!("{}1{}", "[".repeat(5000), "]".repeat(5000));
     let wide_fleet = "generate: [{count: 4000000000, name: \"c{i}\"}]\nstrategy: {kind: kubefleet-staged, stages: [{name: a, labelSelector: {}}]}\n";
     let billion_laughs = "a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: [*e, *e, *e, *e, *e, *e, *e, *e, *e]\n";
-    for text in [deep.as_str(), wide_fleet, billion_laughs, "\u{0}\u{1}", "---\n---\n---\n", "{"] {
+    for text in [
+        deep.as_str(),
+        wide_fleet,
+        billion_laughs,
+        "\u{0}\u{1}",
+        "---\n---\n---\n",
+        "{",
+    ] {
         let (loaded, plans) = load_and_plan(text);
-        let errors = loaded.diagnostics.iter().chain(plans.iter().flat_map(|p| &p.diagnostics)).filter(|d| d.is_error()).count();
-        assert!(errors > 0, "no error reported for {:?}", &text[..text.len().min(40)]);
+        let errors = loaded
+            .diagnostics
+            .iter()
+            .chain(plans.iter().flat_map(|p| &p.diagnostics))
+            .filter(|d| d.is_error())
+            .count();
+        assert!(
+            errors > 0,
+            "no error reported for {:?}",
+            &text[..text.len().min(40)]
+        );
     }
 }

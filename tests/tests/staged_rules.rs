@@ -712,7 +712,13 @@ assumptions:
     let (_, second) = fleetplan_tests::load_and_plan(yaml);
     assert_eq!(first, second, "same seed, same plan");
     let ends: Vec<_> = first[0].stages[0].clusters.iter().map(|c| c.end).collect();
-    assert!(ends.windows(2).any(|w| w[0] != w[1]), "jitter spreads the durations: {ends:?}");
+    assert!(
+        ends.windows(2).any(|w| w[0] != w[1]),
+        "jitter spreads the durations: {ends:?}"
+    );
     let (_, reseeded) = fleetplan_tests::load_and_plan(&yaml.replace("seed: 7", "seed: 8"));
-    assert_ne!(first[0].end, reseeded[0].end, "another seed, another spread");
+    assert_ne!(
+        first[0].end, reseeded[0].end,
+        "another seed, another spread"
+    );
 }

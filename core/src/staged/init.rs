@@ -87,7 +87,8 @@ pub fn go_atoi(s: &str) -> Result<i64, String> {
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return Err(format!("strconv.Atoi: parsing {s:?}: invalid syntax"));
     }
-    s.parse::<i64>().map_err(|_| format!("strconv.Atoi: parsing {s:?}: value out of range"))
+    s.parse::<i64>()
+        .map_err(|_| format!("strconv.Atoi: parsing {s:?}: value out of range"))
 }
 
 pub fn initialize(run: &StagedRun, fleet: &[FleetCluster], diags: &mut Vec<Diagnostic>) -> Init {
@@ -164,13 +165,21 @@ pub fn initialize(run: &StagedRun, fleet: &[FleetCluster], diags: &mut Vec<Diagn
         let mut members = Vec::new();
         if selector_ok {
             for (idx, fc) in fleet.iter().enumerate() {
-                if !is_selected[idx] || !selector::matches(stage.label_selector.as_ref(), &fc.cluster.labels) {
+                if !is_selected[idx]
+                    || !selector::matches(stage.label_selector.as_ref(), &fc.cluster.labels)
+                {
                     continue;
                 }
                 if placed[idx] {
                     diags.push(
-                        init_error("cluster-in-two-stages", format!("cluster `{}` appears in more than one stages", fc.cluster.name))
-                            .at(format!("{path}.labelSelector")),
+                        init_error(
+                            "cluster-in-two-stages",
+                            format!(
+                                "cluster `{}` appears in more than one stages",
+                                fc.cluster.name
+                            ),
+                        )
+                        .at(format!("{path}.labelSelector")),
                     );
                     continue;
                 }
@@ -196,13 +205,27 @@ pub fn initialize(run: &StagedRun, fleet: &[FleetCluster], diags: &mut Vec<Diagn
                 };
                 placed[idx] = true;
                 placed_count += 1;
-                members.push(Member { name: fc.cluster.name.clone(), fleet_index: Some(idx), sort_value });
+                members.push(Member {
+                    name: fc.cluster.name.clone(),
+                    fleet_index: Some(idx),
+                    sort_value,
+                });
             }
         }
         // Sort by the label's integer (ties by name) or by name alone, comparing bytes as Go does.
-        members.sort_by(|a, b| a.sort_value.cmp(&b.sort_value).then_with(|| a.name.as_bytes().cmp(b.name.as_bytes())));
-        let max_concurrency = effective_max_concurrency(stage.max_concurrency.as_ref(), members.len());
-        if members.is_empty() && matches!(selector::selects(stage.label_selector.as_ref()), Selects::Some | Selects::Everything) {
+        members.sort_by(|a, b| {
+            a.sort_value
+                .cmp(&b.sort_value)
+                .then_with(|| a.name.as_bytes().cmp(b.name.as_bytes()))
+        });
+        let max_concurrency =
+            effective_max_concurrency(stage.max_concurrency.as_ref(), members.len());
+        if members.is_empty()
+            && matches!(
+                selector::selects(stage.label_selector.as_ref()),
+                Selects::Some | Selects::Everything
+            )
+        {
             diags.push(
                 Diagnostic::info(
                     "empty-stage",
@@ -239,7 +262,11 @@ pub fn initialize(run: &StagedRun, fleet: &[FleetCluster], diags: &mut Vec<Diagn
     }
 
     if placed_count != selected.len() {
-        let mut missing: Vec<&str> = selected.iter().filter(|&&i| !placed[i]).map(|&i| fleet[i].cluster.name.as_str()).collect();
+        let mut missing: Vec<&str> = selected
+            .iter()
+            .filter(|&&i| !placed[i])
+            .map(|&i| fleet[i].cluster.name.as_str())
+            .collect();
         missing.sort_unstable_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
         let shown = missing[..missing.len().min(10)].join(", ");
         diags.push(
@@ -253,15 +280,28 @@ pub fn initialize(run: &StagedRun, fleet: &[FleetCluster], diags: &mut Vec<Diagn
 
     stages.push(delete_stage(run, fleet, &is_selected, diags));
     let valid = diags.iter().filter(|d| d.is_error()).count() == before;
-    Init { stages, valid, selected: selected.len() }
+    Init {
+        stages,
+        valid,
+        selected: selected.len(),
+    }
 }
 
-fn delete_stage(run: &StagedRun, fleet: &[FleetCluster], selected: &[bool], diags: &mut Vec<Diagnostic>) -> InitStage {
+fn delete_stage(
+    run: &StagedRun,
+    fleet: &[FleetCluster],
+    selected: &[bool],
+    diags: &mut Vec<Diagnostic>,
+) -> InitStage {
     let mut members: Vec<Member> = Vec::new();
     let index: HashMap<&str, usize> = if run.delete_clusters.is_empty() {
         HashMap::new()
     } else {
-        fleet.iter().enumerate().map(|(i, fc)| (fc.cluster.name.as_str(), i)).collect()
+        fleet
+            .iter()
+            .enumerate()
+            .map(|(i, fc)| (fc.cluster.name.as_str(), i))
+            .collect()
     };
     let mut listed: HashSet<&str> = HashSet::new();
     for (i, name) in run.delete_clusters.iter().enumerate() {
@@ -279,7 +319,11 @@ fn delete_stage(run: &StagedRun, fleet: &[FleetCluster], selected: &[bool], diag
         if !listed.insert(name.as_str()) {
             continue;
         }
-        members.push(Member { name: name.clone(), fleet_index, sort_value: None });
+        members.push(Member {
+            name: name.clone(),
+            fleet_index,
+            sort_value: None,
+        });
     }
     members.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
     let n = members.len().max(1);
@@ -297,7 +341,10 @@ fn delete_stage(run: &StagedRun, fleet: &[FleetCluster], selected: &[bool], diag
 /// Objects-level checks: the run, its placement and the strategy's stage list.
 fn check_objects(run: &StagedRun, diags: &mut Vec<Diagnostic>) {
     if run.run.name.len() > MAX_NAME {
-        diags.push(Diagnostic::error("run-name-too-long", "metadata.name max length is 63").at("strategy.run.name"));
+        diags.push(
+            Diagnostic::error("run-name-too-long", "metadata.name max length is 63")
+                .at("strategy.run.name"),
+        );
     }
     match run.run.state.as_str() {
         "Run" => {}
@@ -337,14 +384,27 @@ fn check_objects(run: &StagedRun, diags: &mut Vec<Diagnostic>) {
     let placement = &run.placement;
     if placement.name.is_empty() {
         diags.push(
-            Diagnostic::error("placement-name-missing", rejected(run_kind(run), &run.run.name, "spec.placementName", "Required value"))
-                .at("strategy.placement.name"),
+            Diagnostic::error(
+                "placement-name-missing",
+                rejected(
+                    run_kind(run),
+                    &run.run.name,
+                    "spec.placementName",
+                    "Required value",
+                ),
+            )
+            .at("strategy.placement.name"),
         );
     } else if placement.name.len() > 255 {
         diags.push(
             Diagnostic::error(
                 "placement-name-too-long",
-                rejected(run_kind(run), &run.run.name, "spec.placementName", "Too long: may not be more than 255 bytes"),
+                rejected(
+                    run_kind(run),
+                    &run.run.name,
+                    "spec.placementName",
+                    "Too long: may not be more than 255 bytes",
+                ),
             )
             .at("strategy.placement.name"),
         );
@@ -382,7 +442,15 @@ fn check_objects(run: &StagedRun, diags: &mut Vec<Diagnostic>) {
         diags.push(
             Diagnostic::error(
                 "too-many-stages",
-                rejected(strategy_kind(run), &run.name, "spec.stages", &format!("Too many: {}: must have at most {MAX_STAGES} items", run.stages.len())),
+                rejected(
+                    strategy_kind(run),
+                    &run.name,
+                    "spec.stages",
+                    &format!(
+                        "Too many: {}: must have at most {MAX_STAGES} items",
+                        run.stages.len()
+                    ),
+                ),
             )
             .at("strategy.stages"),
         );
@@ -395,16 +463,31 @@ fn check_stage_schema(run: &StagedRun, stage: &StageConfig, s: usize, diags: &mu
     let path = format!("strategy.stages[{s}]");
     let kind = strategy_kind(run);
     if stage.name.is_empty() {
-        diags.push(Diagnostic::error("stage-name-missing", rejected(kind, &run.name, &field, "Required value")).at(format!("{path}.name")));
+        diags.push(
+            Diagnostic::error(
+                "stage-name-missing",
+                rejected(kind, &run.name, &field, "Required value"),
+            )
+            .at(format!("{path}.name")),
+        );
     } else if stage.name.len() > MAX_NAME {
         diags.push(
             Diagnostic::error(
                 "stage-name-too-long",
-                rejected(kind, &run.name, &field, &format!("Too long: may not be more than {MAX_NAME} bytes")),
+                rejected(
+                    kind,
+                    &run.name,
+                    &field,
+                    &format!("Too long: may not be more than {MAX_NAME} bytes"),
+                ),
             )
             .at(format!("{path}.name")),
         );
-    } else if !stage.name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()) {
+    } else if !stage
+        .name
+        .bytes()
+        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+    {
         diags.push(
             Diagnostic::error(
                 "stage-name-pattern",
@@ -412,7 +495,10 @@ fn check_stage_schema(run: &StagedRun, stage: &StageConfig, s: usize, diags: &mu
                     kind,
                     &run.name,
                     &field,
-                    &format!("Invalid value: {:?}: {field} in body should match '{STAGE_NAME_PATTERN}'", stage.name),
+                    &format!(
+                        "Invalid value: {:?}: {field} in body should match '{STAGE_NAME_PATTERN}'",
+                        stage.name
+                    ),
                 ),
             )
             .at(format!("{path}.name")),
@@ -423,25 +509,45 @@ fn check_stage_schema(run: &StagedRun, stage: &StageConfig, s: usize, diags: &mu
         Some(IntOrString::Int(n)) if *n < 1 => diags.push(
             Diagnostic::error(
                 "max-concurrency-too-small",
-                rejected(kind, &run.name, &mc_field, &format!("Invalid value: {n}: maxConcurrency must be at least 1")),
+                rejected(
+                    kind,
+                    &run.name,
+                    &mc_field,
+                    &format!("Invalid value: {n}: maxConcurrency must be at least 1"),
+                ),
             )
             .at(format!("{path}.maxConcurrency")),
         ),
         Some(IntOrString::Str(p)) if parse_percent(p).is_none() => diags.push(
             Diagnostic::error(
                 "max-concurrency-pattern",
-                rejected(kind, &run.name, &mc_field, &format!("Invalid value: {p:?}: {mc_field} in body should match '{PERCENT_PATTERN}'")),
+                rejected(
+                    kind,
+                    &run.name,
+                    &mc_field,
+                    &format!(
+                        "Invalid value: {p:?}: {mc_field} in body should match '{PERCENT_PATTERN}'"
+                    ),
+                ),
             )
             .at(format!("{path}.maxConcurrency")),
         ),
         _ => {}
     }
-    for (side, tasks, max) in [("beforeStageTasks", &stage.before_stage_tasks, 1usize), ("afterStageTasks", &stage.after_stage_tasks, 2)] {
+    for (side, tasks, max) in [
+        ("beforeStageTasks", &stage.before_stage_tasks, 1usize),
+        ("afterStageTasks", &stage.after_stage_tasks, 2),
+    ] {
         if side == "afterStageTasks" && tasks.len() > max {
             diags.push(
                 Diagnostic::error(
                     "too-many-tasks",
-                    rejected(kind, &run.name, &format!("spec.stages[{s}].{side}"), &format!("Too many: {}: must have at most {max} items", tasks.len())),
+                    rejected(
+                        kind,
+                        &run.name,
+                        &format!("spec.stages[{s}].{side}"),
+                        &format!("Too many: {}: must have at most {max} items", tasks.len()),
+                    ),
                 )
                 .at(format!("{path}.{side}")),
             );
@@ -460,8 +566,16 @@ fn check_stage_schema(run: &StagedRun, stage: &StageConfig, s: usize, diags: &mu
             }
             if side == "beforeStageTasks" && task.kind == "TimedWait" {
                 diags.push(
-                    Diagnostic::error("before-stage-timed-wait", rejected(kind, &run.name, &format!("spec.stages[{s}].{side}"), "Invalid value: \"array\": BeforeStageTaskType cannot be TimedWait"))
-                        .at(format!("{tp}.type")),
+                    Diagnostic::error(
+                        "before-stage-timed-wait",
+                        rejected(
+                            kind,
+                            &run.name,
+                            &format!("spec.stages[{s}].{side}"),
+                            "Invalid value: \"array\": BeforeStageTaskType cannot be TimedWait",
+                        ),
+                    )
+                    .at(format!("{tp}.type")),
                 );
             }
             if let Some(w) = &task.wait_time {
@@ -485,7 +599,13 @@ fn check_stage_schema(run: &StagedRun, stage: &StageConfig, s: usize, diags: &mu
 }
 
 /// The controller's task validation (initialization errors) and what the tasks mean for the simulation.
-fn check_tasks(run: &StagedRun, stage: &StageConfig, s: usize, key: &str, diags: &mut Vec<Diagnostic>) -> (bool, Option<Duration>, bool) {
+fn check_tasks(
+    run: &StagedRun,
+    stage: &StageConfig,
+    s: usize,
+    key: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> (bool, Option<Duration>, bool) {
     let path = format!("strategy.stages[{s}]");
     let before_err = |msg: String| {
         init_error(
@@ -496,13 +616,20 @@ fn check_tasks(run: &StagedRun, stage: &StageConfig, s: usize, key: &str, diags:
     };
     let before = &stage.before_stage_tasks;
     if before.len() > 1 {
-        diags.push(before_err("beforeStageTasks can have at most one task".into()));
+        diags.push(before_err(
+            "beforeStageTasks can have at most one task".into(),
+        ));
     }
     for (t, task) in before.iter().enumerate() {
         if task.kind != "Approval" {
-            diags.push(before_err(format!("task {t} of type {} is not allowed in beforeStageTasks, allowed type: Approval", task.kind)));
+            diags.push(before_err(format!(
+                "task {t} of type {} is not allowed in beforeStageTasks, allowed type: Approval",
+                task.kind
+            )));
         } else if task.wait_time.is_some() {
-            diags.push(before_err(format!("task {t} of type Approval cannot have wait duration set")));
+            diags.push(before_err(format!(
+                "task {t} of type Approval cannot have wait duration set"
+            )));
         }
     }
     let before_approval = before.iter().any(|t| t.kind == "Approval");
@@ -511,12 +638,18 @@ fn check_tasks(run: &StagedRun, stage: &StageConfig, s: usize, key: &str, diags:
     let after_err = |msg: String| {
         init_error(
             "invalid-after-stage-tasks",
-            format!("the after stage tasks are invalid, updateStrategy: `{key}`, stage: {}, err: {msg}", stage.name),
+            format!(
+                "the after stage tasks are invalid, updateStrategy: `{key}`, stage: {}, err: {msg}",
+                stage.name
+            ),
         )
         .at(format!("{path}.afterStageTasks"))
     };
     if after.len() == 2 && after[0].kind == after[1].kind {
-        diags.push(after_err(format!("afterStageTasks cannot have two tasks of the same type: {}", after[0].kind)));
+        diags.push(after_err(format!(
+            "afterStageTasks cannot have two tasks of the same type: {}",
+            after[0].kind
+        )));
     }
     let mut after_wait = None;
     for (t, task) in after.iter().enumerate() {
@@ -551,7 +684,9 @@ fn check_tasks(run: &StagedRun, stage: &StageConfig, s: usize, key: &str, diags:
 pub fn parse_percent(text: &str) -> Option<usize> {
     let digits = text.strip_suffix('%')?;
     let ok = digits == "100"
-        || (matches!(digits.len(), 1 | 2) && !digits.starts_with('0') && digits.bytes().all(|b| b.is_ascii_digit()));
+        || (matches!(digits.len(), 1 | 2)
+            && !digits.starts_with('0')
+            && digits.bytes().all(|b| b.is_ascii_digit()));
     if ok {
         digits.parse().ok()
     } else {
@@ -579,9 +714,18 @@ mod tests {
         assert_eq!(go_atoi("+5"), Ok(5));
         assert_eq!(go_atoi("-3"), Ok(-3));
         assert_eq!(go_atoi("007"), Ok(7));
-        assert_eq!(go_atoi("1.0"), Err("strconv.Atoi: parsing \"1.0\": invalid syntax".into()));
-        assert_eq!(go_atoi(" 1"), Err("strconv.Atoi: parsing \" 1\": invalid syntax".into()));
-        assert_eq!(go_atoi(""), Err("strconv.Atoi: parsing \"\": invalid syntax".into()));
+        assert_eq!(
+            go_atoi("1.0"),
+            Err("strconv.Atoi: parsing \"1.0\": invalid syntax".into())
+        );
+        assert_eq!(
+            go_atoi(" 1"),
+            Err("strconv.Atoi: parsing \" 1\": invalid syntax".into())
+        );
+        assert_eq!(
+            go_atoi(""),
+            Err("strconv.Atoi: parsing \"\": invalid syntax".into())
+        );
         assert_eq!(
             go_atoi("99999999999999999999"),
             Err("strconv.Atoi: parsing \"99999999999999999999\": value out of range".into())
@@ -594,7 +738,10 @@ mod tests {
         assert_eq!(effective_max_concurrency(Some(&p("25%")), 10), 2);
         assert_eq!(effective_max_concurrency(Some(&p("10%")), 5), 1);
         assert_eq!(effective_max_concurrency(Some(&p("100%")), 7), 7);
-        assert_eq!(effective_max_concurrency(Some(&IntOrString::Int(50)), 3), 50);
+        assert_eq!(
+            effective_max_concurrency(Some(&IntOrString::Int(50)), 3),
+            50
+        );
         assert_eq!(effective_max_concurrency(None, 9), 1);
         assert_eq!(parse_percent("0%"), None);
         assert_eq!(parse_percent("05%"), None);

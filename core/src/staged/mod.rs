@@ -10,14 +10,22 @@ pub mod timing;
 use crate::calendar;
 use crate::diag::Diagnostic;
 use crate::model::{Scenario, StagedRun, DEFAULT_START};
-use crate::plan::{AssumptionNote, ClusterStatus, Outcome, Phase, PhaseKind, Plan, StageEta, Summary, Wait};
+use crate::plan::{
+    AssumptionNote, ClusterStatus, Outcome, Phase, PhaseKind, Plan, StageEta, Summary, Wait,
+};
 
 pub fn plan(scenario: &Scenario, run: &StagedRun) -> Plan {
     let start = scenario.start.unwrap_or(DEFAULT_START);
     let (fleet, mut diagnostics) = scenario.fleet();
     let init = init::initialize(run, &fleet, &mut diagnostics);
     let timing = timing::Timing::new(&scenario.assumptions, &fleet, &mut diagnostics);
-    let result = simulate::simulate(&init, &timing, &run.run.name, start, &scenario.assumptions.stops);
+    let result = simulate::simulate(
+        &init,
+        &timing,
+        &run.run.name,
+        start,
+        &scenario.assumptions.stops,
+    );
 
     let mut assumptions = vec![AssumptionNote {
         field: "start".into(),
@@ -29,9 +37,19 @@ pub fn plan(scenario: &Scenario, run: &StagedRun) -> Plan {
     let mut stages = result.stages;
     // The delete stage exists in every run, but is only worth showing when it deletes something.
     stages.retain(|s| !(s.delete_stage && s.clusters.is_empty()));
-    let outcome = if init.valid { result.outcome } else { Outcome::Invalid };
+    let outcome = if init.valid {
+        result.outcome
+    } else {
+        Outcome::Invalid
+    };
 
-    simulation_diagnostics(&stages, &result.events, &result.wait_restarts, scenario, &mut diagnostics);
+    simulation_diagnostics(
+        &stages,
+        &result.events,
+        &result.wait_restarts,
+        scenario,
+        &mut diagnostics,
+    );
     if outcome == Outcome::Invalid {
         diagnostics.push(Diagnostic::info(
             "timeline-despite-errors",
@@ -62,7 +80,12 @@ fn simulation_diagnostics(
     scenario: &Scenario,
     diags: &mut Vec<Diagnostic>,
 ) {
-    let stuck: Vec<&str> = stages.iter().flat_map(|s| &s.clusters).filter(|c| c.stuck_at.is_some()).map(|c| c.name.as_str()).collect();
+    let stuck: Vec<&str> = stages
+        .iter()
+        .flat_map(|s| &s.clusters)
+        .filter(|c| c.stuck_at.is_some())
+        .map(|c| c.name.as_str())
+        .collect();
     if !stuck.is_empty() {
         let shown = stuck[..stuck.len().min(5)].join(", ");
         diags.push(
@@ -78,9 +101,20 @@ fn simulation_diagnostics(
         );
     }
     if let Some(failed) = events.iter().find(|e| e.reason == "UpdateRunFailed") {
-        diags.push(Diagnostic::warning("run-fails", format!("the run fails at {}: {}", failed.at, failed.message)).at("assumptions.failures"));
+        diags.push(
+            Diagnostic::warning(
+                "run-fails",
+                format!("the run fails at {}: {}", failed.at, failed.message),
+            )
+            .at("assumptions.failures"),
+        );
     }
-    let offset = scenario.assumptions.approvals.business_hours.as_ref().map_or(0, |h| h.utc_offset_minutes);
+    let offset = scenario
+        .assumptions
+        .approvals
+        .business_hours
+        .as_ref()
+        .map_or(0, |h| h.utc_offset_minutes);
     for s in stages {
         for p in &s.phases {
             match (p.kind, p.end) {
@@ -109,7 +143,10 @@ fn simulation_diagnostics(
         .filter(|c| matches!((c.start, c.end), (Some(a), Some(b)) if calendar::spans_weekend(a, b, offset)))
         .count();
     if weekend_updates > 0 {
-        diags.push(Diagnostic::info("updates-on-weekend", format!("{weekend_updates} cluster update(s) run on a Saturday or Sunday")));
+        diags.push(Diagnostic::info(
+            "updates-on-weekend",
+            format!("{weekend_updates} cluster update(s) run on a Saturday or Sunday"),
+        ));
     }
     for (stage, stop, new_end) in restarts {
         diags.push(
@@ -142,13 +179,16 @@ fn summarize(
     let mut waits: Vec<Wait> = stages
         .iter()
         .flat_map(|s| {
-            s.phases.iter().filter(|p| p.kind != PhaseKind::Updating).map(|p| Wait {
-                stage: s.name.clone(),
-                kind: p.kind,
-                label: p.label.clone(),
-                start: p.start,
-                duration: p.end.map(|e| e.since(p.start)),
-            })
+            s.phases
+                .iter()
+                .filter(|p| p.kind != PhaseKind::Updating)
+                .map(|p| Wait {
+                    stage: s.name.clone(),
+                    kind: p.kind,
+                    label: p.label.clone(),
+                    start: p.start,
+                    duration: p.end.map(|e| e.since(p.start)),
+                })
         })
         .collect();
     // Forever first, then longest; ties keep time order (stable sort).
@@ -168,9 +208,21 @@ fn summarize(
             .flat_map(|s| &s.clusters)
             .filter(|c| c.status == ClusterStatus::Succeeded)
             .count(),
-        errors: diags.iter().filter(|d| d.severity == crate::diag::Severity::Error).count(),
-        warnings: diags.iter().filter(|d| d.severity == crate::diag::Severity::Warning).count(),
-        stage_etas: stages.iter().map(|s| StageEta { stage: s.name.clone(), end: s.end }).collect(),
+        errors: diags
+            .iter()
+            .filter(|d| d.severity == crate::diag::Severity::Error)
+            .count(),
+        warnings: diags
+            .iter()
+            .filter(|d| d.severity == crate::diag::Severity::Warning)
+            .count(),
+        stage_etas: stages
+            .iter()
+            .map(|s| StageEta {
+                stage: s.name.clone(),
+                end: s.end,
+            })
+            .collect(),
         longest_waits: waits,
     }
 }

@@ -7,13 +7,25 @@ use crate::model::{FleetCluster, Placement};
 use crate::selector;
 
 /// Fleet indexes of the scheduled clusters, in fleet order, plus what the scheduling implies.
-pub fn schedule(placement: &Placement, fleet: &[FleetCluster], diags: &mut Vec<Diagnostic>) -> Vec<usize> {
+pub fn schedule(
+    placement: &Placement,
+    fleet: &[FleetCluster],
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<usize> {
     let affine = |fc: &FleetCluster| {
-        placement.affinity.is_empty() || placement.affinity.iter().any(|term| selector::matches(Some(term), &fc.cluster.labels))
+        placement.affinity.is_empty()
+            || placement
+                .affinity
+                .iter()
+                .any(|term| selector::matches(Some(term), &fc.cluster.labels))
     };
     match placement.placement_type.as_str() {
         "PickFixed" => {
-            let index: HashMap<&str, usize> = fleet.iter().enumerate().map(|(i, fc)| (fc.cluster.name.as_str(), i)).collect();
+            let index: HashMap<&str, usize> = fleet
+                .iter()
+                .enumerate()
+                .map(|(i, fc)| (fc.cluster.name.as_str(), i))
+                .collect();
             let mut picked = Vec::new();
             for (i, name) in placement.cluster_names.iter().enumerate() {
                 match index.get(name.as_str()) {
@@ -32,8 +44,15 @@ pub fn schedule(placement: &Placement, fleet: &[FleetCluster], diags: &mut Vec<D
             picked
         }
         "PickN" => {
-            let mut candidates: Vec<usize> = (0..fleet.len()).filter(|&i| affine(&fleet[i])).collect();
-            candidates.sort_by(|&a, &b| fleet[a].cluster.name.as_bytes().cmp(fleet[b].cluster.name.as_bytes()));
+            let mut candidates: Vec<usize> =
+                (0..fleet.len()).filter(|&i| affine(&fleet[i])).collect();
+            candidates.sort_by(|&a, &b| {
+                fleet[a]
+                    .cluster
+                    .name
+                    .as_bytes()
+                    .cmp(fleet[b].cluster.name.as_bytes())
+            });
             let wanted = placement.number_of_clusters.unwrap_or(0).max(0) as usize;
             candidates.truncate(wanted);
             diags.push(

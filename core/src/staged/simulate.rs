@@ -8,7 +8,9 @@ use std::borrow::Cow;
 
 use crate::engine::EventQueue;
 use crate::model::{StopSpec, TaskSide};
-use crate::plan::{ClusterPlan, ClusterStatus, Event, Outcome, Phase, PhaseKind, StagePlan, StageStatus};
+use crate::plan::{
+    ClusterPlan, ClusterStatus, Event, Outcome, Phase, PhaseKind, StagePlan, StageStatus,
+};
 use crate::time::{Duration, Time, MINUTE};
 
 use super::init::{Init, InitStage};
@@ -72,15 +74,32 @@ struct Sim<'a> {
     wait_restarts: Vec<(String, Time, Time)>,
 }
 
-pub fn simulate(init: &Init, timing: &Timing, run: &str, start: Time, stops: &[StopSpec]) -> SimResult {
-    let stages = init.stages.iter().enumerate().map(|(i, s)| empty_stage(i, s)).collect();
+pub fn simulate(
+    init: &Init,
+    timing: &Timing,
+    run: &str,
+    start: Time,
+    stops: &[StopSpec],
+) -> SimResult {
+    let stages = init
+        .stages
+        .iter()
+        .enumerate()
+        .map(|(i, s)| empty_stage(i, s))
+        .collect();
     let mut sim = Sim {
         init,
         timing,
         run,
         queue: EventQueue::with_capacity(64),
         stages,
-        events: Vec::with_capacity(init.stages.iter().map(|s| s.members.len() * 2 + 4).sum::<usize>() + 4),
+        events: Vec::with_capacity(
+            init.stages
+                .iter()
+                .map(|s| s.members.len() * 2 + 4)
+                .sum::<usize>()
+                + 4,
+        ),
         cur: 0,
         step: Step::Before,
         next: 0,
@@ -97,14 +116,26 @@ pub fn simulate(init: &Init, timing: &Timing, run: &str, start: Time, stops: &[S
         end: None,
         wait_restarts: Vec::new(),
     };
-    sim.emit(start, "UpdateRunInitializedSuccessfully", None, None, "ClusterStagedUpdateRun initialized successfully");
+    sim.emit(
+        start,
+        "UpdateRunInitializedSuccessfully",
+        None,
+        None,
+        "ClusterStagedUpdateRun initialized successfully",
+    );
     for s in stops {
         sim.queue.push(s.at.max(start), Ev::Stop);
         if let Some(r) = s.resume {
             sim.queue.push(r.max(s.at).max(start), Ev::Resume);
         }
     }
-    sim.emit(start, "UpdateRunProgressing", None, None, "The update run has started");
+    sim.emit(
+        start,
+        "UpdateRunProgressing",
+        None,
+        None,
+        "The update run has started",
+    );
     sim.queue.push(start, Ev::Enter(0));
     while let Some((now, ev)) = sim.queue.pop() {
         if sim.outcome.is_some() {
@@ -141,10 +172,23 @@ fn empty_stage(index: usize, s: &InitStage) -> StagePlan {
 }
 
 impl Sim<'_> {
-    fn emit(&mut self, at: Time, reason: &'static str, stage: Option<usize>, cluster: Option<(usize, usize)>, message: impl Into<Cow<'static, str>>) {
+    fn emit(
+        &mut self,
+        at: Time,
+        reason: &'static str,
+        stage: Option<usize>,
+        cluster: Option<(usize, usize)>,
+        message: impl Into<Cow<'static, str>>,
+    ) {
         let stage_name = stage.map(|s| self.stages[s].name.clone());
         let cluster_name = cluster.map(|(s, c)| self.stages[s].clusters[c].name.clone());
-        self.events.push(Event { at, reason, stage: stage_name, cluster: cluster_name, message: message.into() });
+        self.events.push(Event {
+            at,
+            reason,
+            stage: stage_name,
+            cluster: cluster_name,
+            message: message.into(),
+        });
     }
 
     fn approval_name(&self, side: TaskSide, stage: usize) -> String {
@@ -156,11 +200,21 @@ impl Sim<'_> {
     }
 
     fn open_phase(&mut self, stage: usize, kind: PhaseKind, start: Time, label: String) {
-        self.stages[stage].phases.push(Phase { kind, start, end: None, label });
+        self.stages[stage].phases.push(Phase {
+            kind,
+            start,
+            end: None,
+            label,
+        });
     }
 
     fn close_phase(&mut self, stage: usize, kind: PhaseKind, end: Time) {
-        if let Some(p) = self.stages[stage].phases.iter_mut().rev().find(|p| p.kind == kind && p.end.is_none()) {
+        if let Some(p) = self.stages[stage]
+            .phases
+            .iter_mut()
+            .rev()
+            .find(|p| p.kind == kind && p.end.is_none())
+        {
             p.end = Some(end);
         }
     }
@@ -171,7 +225,13 @@ impl Sim<'_> {
             Ev::Enter(s) => self.enter(now, s),
             Ev::BeforeApproved(s) => {
                 let name = self.approval_name(TaskSide::Before, s);
-                self.emit(now, "ApprovalRequestApproved", Some(s), None, format!("{name} approved"));
+                self.emit(
+                    now,
+                    "ApprovalRequestApproved",
+                    Some(s),
+                    None,
+                    format!("{name} approved"),
+                );
                 self.close_phase(s, PhaseKind::BeforeStageApproval, now);
                 self.before_approved = true;
                 self.proceed(now);
@@ -194,16 +254,32 @@ impl Sim<'_> {
                 }
             }
             Ev::WaitElapsed(s, gen) => {
-                if s == self.cur && self.step == Step::After && gen == self.wait_gen && !self.wait_done {
+                if s == self.cur
+                    && self.step == Step::After
+                    && gen == self.wait_gen
+                    && !self.wait_done
+                {
                     self.wait_done = true;
                     self.close_phase(s, PhaseKind::AfterStageTimedWait, now);
-                    self.emit(now, "WaitTimeElapsed", Some(s), None, "the after-stage TimedWait has elapsed");
+                    self.emit(
+                        now,
+                        "WaitTimeElapsed",
+                        Some(s),
+                        None,
+                        "the after-stage TimedWait has elapsed",
+                    );
                     self.proceed(now);
                 }
             }
             Ev::AfterApproved(s) => {
                 let name = self.approval_name(TaskSide::After, s);
-                self.emit(now, "ApprovalRequestApproved", Some(s), None, format!("{name} approved"));
+                self.emit(
+                    now,
+                    "ApprovalRequestApproved",
+                    Some(s),
+                    None,
+                    format!("{name} approved"),
+                );
                 self.close_phase(s, PhaseKind::AfterStageApproval, now);
                 self.approval_done = true;
                 self.proceed(now);
@@ -233,7 +309,13 @@ impl Sim<'_> {
                 st.status = StageStatus::Skipped;
                 st.start = Some(now);
                 st.end = Some(now);
-                self.emit(now, "StageUpdatingSkippedNoClusters", Some(s), None, "Stage skipped because it has no clusters");
+                self.emit(
+                    now,
+                    "StageUpdatingSkippedNoClusters",
+                    Some(s),
+                    None,
+                    "Stage skipped because it has no clusters",
+                );
             }
             self.queue.push(now, Ev::Enter(s + 1));
             return;
@@ -243,8 +325,20 @@ impl Sim<'_> {
         if stage.before_approval {
             self.step = Step::Before;
             let name = self.approval_name(TaskSide::Before, s);
-            self.emit(now, "ApprovalRequestCreated", Some(s), None, format!("approval request {name} created"));
-            self.emit(now, "StageUpdatingWaiting", Some(s), None, "Not all before-stage tasks are completed, waiting for approval");
+            self.emit(
+                now,
+                "ApprovalRequestCreated",
+                Some(s),
+                None,
+                format!("approval request {name} created"),
+            );
+            self.emit(
+                now,
+                "StageUpdatingWaiting",
+                Some(s),
+                None,
+                "Not all before-stage tasks are completed, waiting for approval",
+            );
             let stage_name = self.stages[s].name.clone();
             self.emit(now, "UpdateRunWaiting", None, None, format!("The updateRun is waiting for before-stage tasks in stage {stage_name} to complete"));
             self.open_phase(s, PhaseKind::BeforeStageApproval, now, name);
@@ -272,7 +366,13 @@ impl Sim<'_> {
                 let s = self.cur;
                 self.stages[s].end = Some(now);
                 self.stages[s].status = StageStatus::Succeeded;
-                self.emit(now, "StageUpdatingSucceeded", Some(s), None, "All clusters in the stage are updated and all after-stage tasks are completed");
+                self.emit(
+                    now,
+                    "StageUpdatingSucceeded",
+                    Some(s),
+                    None,
+                    "All clusters in the stage are updated and all after-stage tasks are completed",
+                );
                 self.step = Step::Finished;
                 self.queue.push(now, Ev::Enter(s + 1));
             }
@@ -282,9 +382,26 @@ impl Sim<'_> {
 
     fn start_updating(&mut self, now: Time) {
         let s = self.cur;
-        self.emit(now, "StageUpdatingStarted", Some(s), None, "Clusters in the stage started updating");
-        self.emit(now, "UpdateRunProgressing", None, None, format!("The update run is updating stage {}", self.stages[s].name));
-        self.open_phase(s, PhaseKind::Updating, now, format!("maxConcurrency {}", self.stages[s].max_concurrency));
+        self.emit(
+            now,
+            "StageUpdatingStarted",
+            Some(s),
+            None,
+            "Clusters in the stage started updating",
+        );
+        self.emit(
+            now,
+            "UpdateRunProgressing",
+            None,
+            None,
+            format!("The update run is updating stage {}", self.stages[s].name),
+        );
+        self.open_phase(
+            s,
+            PhaseKind::Updating,
+            now,
+            format!("maxConcurrency {}", self.stages[s].max_concurrency),
+        );
         self.fill(now);
     }
 
@@ -292,16 +409,27 @@ impl Sim<'_> {
     fn fill(&mut self, now: Time) {
         let s = self.cur;
         let stage = &self.init.stages[s];
-        while self.stopped.is_none() && self.in_flight < stage.max_concurrency && self.next < stage.members.len() {
+        while self.stopped.is_none()
+            && self.in_flight < stage.max_concurrency
+            && self.next < stage.members.len()
+        {
             let c = self.next;
             self.next += 1;
             self.in_flight += 1;
             let m = &stage.members[c];
-            let d = if stage.delete_stage { self.timing.delete() } else { self.timing.update(&m.name, m.fleet_index) };
+            let d = if stage.delete_stage {
+                self.timing.delete()
+            } else {
+                self.timing.update(&m.name, m.fleet_index)
+            };
             let cl = &mut self.stages[s].clusters[c];
             cl.start = Some(now);
             cl.end = Some(now.plus(d));
-            let msg = if stage.delete_stage { "cluster started deleting resources" } else { "cluster started updating" };
+            let msg = if stage.delete_stage {
+                "cluster started deleting resources"
+            } else {
+                "cluster started updating"
+            };
             self.emit(now, "ClusterUpdatingStarted", Some(s), Some((s, c)), msg);
             match self.timing.failure(&m.name) {
                 Some(after) => {
@@ -329,7 +457,13 @@ impl Sim<'_> {
         self.stages[s].clusters[c].status = ClusterStatus::Succeeded;
         self.in_flight -= 1;
         self.done += 1;
-        self.emit(now, "ClusterUpdatingSucceeded", Some(s), Some((s, c)), "cluster updated successfully");
+        self.emit(
+            now,
+            "ClusterUpdatingSucceeded",
+            Some(s),
+            Some((s, c)),
+            "cluster updated successfully",
+        );
         if self.in_flight == 0 && self.stop_pending {
             self.stopped_now(now);
         }
@@ -342,7 +476,13 @@ impl Sim<'_> {
         self.stages[s].clusters[c].status = ClusterStatus::Failed;
         self.stages[s].clusters[c].end = Some(now);
         let msg = format!("the cluster `{name}` in the stage {stage_name} has failed");
-        self.emit(now, "ClusterUpdatingFailed", Some(s), Some((s, c)), "cluster update failed");
+        self.emit(
+            now,
+            "ClusterUpdatingFailed",
+            Some(s),
+            Some((s, c)),
+            "cluster update failed",
+        );
         self.emit(now, "StageUpdatingFailed", Some(s), None, msg.clone());
         self.emit(now, "UpdateRunFailed", None, None, msg);
         // Updates already under way finish on their own; the aborted run no longer tracks them.
@@ -368,17 +508,35 @@ impl Sim<'_> {
         self.wait_done = wait.is_none();
         self.approval_done = !approval;
         if wait.is_some() || approval {
-            self.emit(now, "StageUpdatingWaiting", Some(s), None, "All clusters in the stage are updated, waiting for after-stage tasks to complete");
+            self.emit(
+                now,
+                "StageUpdatingWaiting",
+                Some(s),
+                None,
+                "All clusters in the stage are updated, waiting for after-stage tasks to complete",
+            );
             let stage_name = self.stages[s].name.clone();
             self.emit(now, "UpdateRunWaiting", None, None, format!("The updateRun is waiting for after-stage tasks in stage {stage_name} to complete"));
         }
         if let Some(w) = wait {
-            self.open_phase(s, PhaseKind::AfterStageTimedWait, now, format!("TimedWait {w}"));
-            self.queue.push(now.plus(w), Ev::WaitElapsed(s, self.wait_gen));
+            self.open_phase(
+                s,
+                PhaseKind::AfterStageTimedWait,
+                now,
+                format!("TimedWait {w}"),
+            );
+            self.queue
+                .push(now.plus(w), Ev::WaitElapsed(s, self.wait_gen));
         }
         if approval {
             let name = self.approval_name(TaskSide::After, s);
-            self.emit(now, "ApprovalRequestCreated", Some(s), None, format!("approval request {name} created"));
+            self.emit(
+                now,
+                "ApprovalRequestCreated",
+                Some(s),
+                None,
+                format!("approval request {name} created"),
+            );
             self.open_phase(s, PhaseKind::AfterStageApproval, now, name);
             let stage_name = self.stages[s].name.clone();
             if let Some(at) = self.timing.approval(now, &stage_name, TaskSide::After) {
@@ -413,7 +571,8 @@ impl Sim<'_> {
                 // The controller restarts the TimedWait clock from the stop.
                 self.wait_gen += 1;
                 let new_end = now.plus(w);
-                self.wait_restarts.push((self.stages[s].name.clone(), now, new_end));
+                self.wait_restarts
+                    .push((self.stages[s].name.clone(), now, new_end));
                 self.queue.push(new_end, Ev::WaitElapsed(s, self.wait_gen));
             }
         }
@@ -423,7 +582,13 @@ impl Sim<'_> {
         self.stop_pending = false;
         let s = self.cur;
         self.emit(now, "StageUpdatingStopped", Some(s), None, "All the updating clusters have finished updating, the stage is now stopped, waiting to be resumed");
-        self.emit(now, "UpdateRunStopped", None, None, "The update run is stopped");
+        self.emit(
+            now,
+            "UpdateRunStopped",
+            None,
+            None,
+            "The update run is stopped",
+        );
     }
 
     fn resume(&mut self, now: Time) {
@@ -432,7 +597,13 @@ impl Sim<'_> {
         }
         self.stop_pending = false;
         self.close_phase(self.cur, PhaseKind::Stopped, now);
-        self.emit(now, "UpdateRunProgressing", None, None, "The update run is resumed");
+        self.emit(
+            now,
+            "UpdateRunProgressing",
+            None,
+            None,
+            "The update run is resumed",
+        );
         match self.pending_enter.take() {
             Some(s) => self.enter(now, s),
             None => self.proceed(now),
@@ -442,7 +613,13 @@ impl Sim<'_> {
     fn succeed(&mut self, now: Time) {
         self.end = Some(now);
         self.outcome = Some(Outcome::Succeeded);
-        self.emit(now, "UpdateRunSucceeded", None, None, "The update run completed successfully");
+        self.emit(
+            now,
+            "UpdateRunSucceeded",
+            None,
+            None,
+            "The update run completed successfully",
+        );
     }
 
     fn finish(mut self) -> SimResult {
@@ -450,6 +627,12 @@ impl Sim<'_> {
         if outcome == Outcome::Blocked {
             self.end = None;
         }
-        SimResult { stages: self.stages, events: self.events, end: self.end, outcome, wait_restarts: self.wait_restarts }
+        SimResult {
+            stages: self.stages,
+            events: self.events,
+            end: self.end,
+            outcome,
+            wait_restarts: self.wait_restarts,
+        }
     }
 }

@@ -23,7 +23,11 @@ pub struct Timing<'a> {
 }
 
 impl<'a> Timing<'a> {
-    pub fn new(assumptions: &'a Assumptions, fleet: &'a [FleetCluster], diags: &mut Vec<Diagnostic>) -> Self {
+    pub fn new(
+        assumptions: &'a Assumptions,
+        fleet: &'a [FleetCluster],
+        diags: &mut Vec<Diagnostic>,
+    ) -> Self {
         let known = |name: &str| fleet.iter().any(|fc| fc.cluster.name == name);
         let mut by_name = HashMap::new();
         for (i, o) in assumptions.duration_overrides.iter().enumerate() {
@@ -41,8 +45,14 @@ impl<'a> Timing<'a> {
         for (i, f) in assumptions.failures.iter().enumerate() {
             if !known(&f.cluster) {
                 diags.push(
-                    Diagnostic::warning("unknown-cluster", format!("failure assumption names cluster `{}`, which is not in the fleet", f.cluster))
-                        .at(format!("assumptions.failures[{i}]")),
+                    Diagnostic::warning(
+                        "unknown-cluster",
+                        format!(
+                            "failure assumption names cluster `{}`, which is not in the fleet",
+                            f.cluster
+                        ),
+                    )
+                    .at(format!("assumptions.failures[{i}]")),
                 );
             }
             failures.insert(f.cluster.as_str(), f.after);
@@ -55,17 +65,28 @@ impl<'a> Timing<'a> {
                 );
             }
         }
-        Timing { assumptions, fleet, default_update: assumptions.update_duration.unwrap_or(DEFAULT_UPDATE), by_name, failures }
+        Timing {
+            assumptions,
+            fleet,
+            default_update: assumptions.update_duration.unwrap_or(DEFAULT_UPDATE),
+            by_name,
+            failures,
+        }
     }
 
     /// The update duration of a cluster: its own override, else the first matching selector override,
     /// else the default; then the seeded jitter.
     pub fn update(&self, name: &str, fleet_index: Option<usize>) -> Duration {
-        let labels = fleet_index.and_then(|i| self.fleet.get(i)).map(|fc| &fc.cluster.labels);
+        let labels = fleet_index
+            .and_then(|i| self.fleet.get(i))
+            .map(|fc| &fc.cluster.labels);
         let base = self.by_name.get(name).copied().unwrap_or_else(|| {
             labels
                 .and_then(|l| {
-                    self.assumptions.duration_overrides.iter().find(|o| o.cluster.is_none() && selector::matches(o.selector.as_ref(), l))
+                    self.assumptions
+                        .duration_overrides
+                        .iter()
+                        .find(|o| o.cluster.is_none() && selector::matches(o.selector.as_ref(), l))
                 })
                 .map_or(self.default_update, |o| o.duration)
         });
@@ -91,11 +112,17 @@ impl<'a> Timing<'a> {
     /// When the approval request for `stage` created at `requested` is approved; `None`: never.
     pub fn approval(&self, requested: Time, stage: &str, side: TaskSide) -> Option<Time> {
         let approvals = &self.assumptions.approvals;
-        let o = approvals.overrides.iter().find(|o| o.stage == stage && o.task.is_none_or(|t| t == side));
+        let o = approvals
+            .overrides
+            .iter()
+            .find(|o| o.stage == stage && o.task.is_none_or(|t| t == side));
         if o.is_some_and(|o| o.never) {
             return None;
         }
-        let delay = o.and_then(|o| o.delay).or(approvals.delay).unwrap_or(DEFAULT_APPROVAL_DELAY);
+        let delay = o
+            .and_then(|o| o.delay)
+            .or(approvals.delay)
+            .unwrap_or(DEFAULT_APPROVAL_DELAY);
         match &approvals.business_hours {
             Some(h) => calendar::add_business_time(requested, delay, h),
             None => Some(requested.plus(delay)),
@@ -105,15 +132,37 @@ impl<'a> Timing<'a> {
     /// The assumptions as the plan states them, flagging fleetplan's defaults.
     pub fn notes(&self, notes: &mut Vec<AssumptionNote>) {
         let a = self.assumptions;
-        let mut note = |field: &str, value: String, defaulted: bool| notes.push(AssumptionNote { field: field.into(), value, defaulted });
-        note("updateDuration", format!("{} per cluster", self.default_update), a.update_duration.is_none());
+        let mut note = |field: &str, value: String, defaulted: bool| {
+            notes.push(AssumptionNote {
+                field: field.into(),
+                value,
+                defaulted,
+            })
+        };
+        note(
+            "updateDuration",
+            format!("{} per cluster", self.default_update),
+            a.update_duration.is_none(),
+        );
         if !a.duration_overrides.is_empty() {
-            note("updateDuration.overrides", format!("{} override(s)", a.duration_overrides.len()), false);
+            note(
+                "updateDuration.overrides",
+                format!("{} override(s)", a.duration_overrides.len()),
+                false,
+            );
         }
         if let Some(j) = &a.jitter {
-            note("updateDuration.jitter", format!("±{:.0}% (seed {})", j.spread * 100.0, j.seed), false);
+            note(
+                "updateDuration.jitter",
+                format!("±{:.0}% (seed {})", j.spread * 100.0, j.seed),
+                false,
+            );
         }
-        note("deleteDuration", format!("{} per to-be-deleted cluster", self.delete()), a.delete_duration.is_none());
+        note(
+            "deleteDuration",
+            format!("{} per to-be-deleted cluster", self.delete()),
+            a.delete_duration.is_none(),
+        );
         let delay = a.approvals.delay.unwrap_or(DEFAULT_APPROVAL_DELAY);
         match &a.approvals.business_hours {
             Some(h) => note(
@@ -132,15 +181,31 @@ impl<'a> Timing<'a> {
             None => note("approvals", format!("granted {delay} after the request, any day, any hour"), a.approvals.delay.is_none()),
         }
         if !a.approvals.overrides.is_empty() {
-            note("approvals.overrides", format!("{} override(s)", a.approvals.overrides.len()), false);
+            note(
+                "approvals.overrides",
+                format!("{} override(s)", a.approvals.overrides.len()),
+                false,
+            );
         }
         note(
             "failures",
-            if a.failures.is_empty() { "none: every update succeeds".into() } else { a.failures.iter().map(|f| f.cluster.as_str()).collect::<Vec<_>>().join(", ") },
+            if a.failures.is_empty() {
+                "none: every update succeeds".into()
+            } else {
+                a.failures
+                    .iter()
+                    .map(|f| f.cluster.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            },
             a.failures.is_empty(),
         );
         if !a.stops.is_empty() {
-            note("stops", format!("{} stop/resume period(s)", a.stops.len()), false);
+            note(
+                "stops",
+                format!("{} stop/resume period(s)", a.stops.len()),
+                false,
+            );
         }
     }
 }
