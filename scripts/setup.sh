@@ -29,3 +29,22 @@ else
     # Not --locked: its lockfile names releases the registry mirror here lacks (see docs on the toolchain).
     cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
 fi
+
+# Tools of the browser app (Trunk builds it; Chromium runs its end-to-end tests). Nothing in the core's
+# tests needs them yet, so a failure here warns instead of stopping the tests.
+TRUNK_VERSION=0.21.14
+if trunk --version 2>/dev/null | grep -qF "$TRUNK_VERSION"; then
+    echo "setup: trunk $TRUNK_VERSION already installed"
+else
+    # --locked is required here: without it a newer lightningcss fails to build (toolchain notes).
+    echo "setup: installing trunk $TRUNK_VERSION (takes about 25 minutes on 2 cores, once per machine)"
+    cargo install trunk --version "$TRUNK_VERSION" --locked || echo "setup: warning: trunk did not install; the browser app cannot be built yet" >&2
+fi
+if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then
+    echo "setup: chromium and chromedriver already installed"
+elif [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; } \
+        || echo "setup: warning: chromium did not install; browser tests cannot run yet" >&2
+else
+    echo "setup: warning: install chromium and chromium-driver (Debian packages) for the browser tests" >&2
+fi
