@@ -22,12 +22,11 @@ pub const STUCK_THRESHOLD: Duration = Duration(5 * MINUTE.0);
 #[derive(Debug)]
 enum Ev {
     Enter(usize),
-    BeforeApproved(usize),
+    Approved(usize, TaskSide),
     Done(usize, usize),
     Failed(usize, usize),
     Stuck(usize, usize),
     WaitElapsed(usize, u32),
-    AfterApproved(usize),
     Stop,
     Resume,
 }
@@ -223,19 +222,7 @@ impl Sim<'_> {
         match ev {
             Ev::Enter(s) if self.stopped.is_some() => self.pending_enter = Some(s),
             Ev::Enter(s) => self.enter(now, s),
-            Ev::BeforeApproved(s) => {
-                let name = self.approval_name(TaskSide::Before, s);
-                self.emit(
-                    now,
-                    "ApprovalRequestApproved",
-                    Some(s),
-                    None,
-                    format!("{name} approved"),
-                );
-                self.close_phase(s, PhaseKind::BeforeStageApproval, now);
-                self.before_approved = true;
-                self.proceed(now);
-            }
+            Ev::Approved(s, side) => self.approved(now, s, side),
             Ev::Done(s, c) => self.cluster_done(now, s, c),
             Ev::Failed(s, c) => self.cluster_failed(now, s, c),
             Ev::Stuck(s, c) => {
@@ -271,22 +258,32 @@ impl Sim<'_> {
                     self.proceed(now);
                 }
             }
-            Ev::AfterApproved(s) => {
-                let name = self.approval_name(TaskSide::After, s);
-                self.emit(
-                    now,
-                    "ApprovalRequestApproved",
-                    Some(s),
-                    None,
-                    format!("{name} approved"),
-                );
-                self.close_phase(s, PhaseKind::AfterStageApproval, now);
-                self.approval_done = true;
-                self.proceed(now);
-            }
             Ev::Stop => self.stop(now),
             Ev::Resume => self.resume(now),
         }
+    }
+
+    /// A person approved the stage's before- or after-stage approval request.
+    fn approved(&mut self, now: Time, s: usize, side: TaskSide) {
+        let name = self.approval_name(side, s);
+        self.emit(
+            now,
+            "ApprovalRequestApproved",
+            Some(s),
+            None,
+            format!("{name} approved"),
+        );
+        match side {
+            TaskSide::Before => {
+                self.close_phase(s, PhaseKind::BeforeStageApproval, now);
+                self.before_approved = true;
+            }
+            TaskSide::After => {
+                self.close_phase(s, PhaseKind::AfterStageApproval, now);
+                self.approval_done = true;
+            }
+        }
+        self.proceed(now);
     }
 
     /// The run reaches stage `s` (or, past the last one, the delete stage and the end).
@@ -343,7 +340,8 @@ impl Sim<'_> {
             self.emit(now, "UpdateRunWaiting", None, None, format!("The updateRun is waiting for before-stage tasks in stage {stage_name} to complete"));
             self.open_phase(s, PhaseKind::BeforeStageApproval, now, name);
             if let Some(at) = self.timing.approval(now, &stage_name, TaskSide::Before) {
-                self.queue.push(at.max(now), Ev::BeforeApproved(s));
+                self.queue
+                    .push(at.max(now), Ev::Approved(s, TaskSide::Before));
             }
         } else {
             self.step = Step::Updating;
@@ -540,7 +538,8 @@ impl Sim<'_> {
             self.open_phase(s, PhaseKind::AfterStageApproval, now, name);
             let stage_name = self.stages[s].name.clone();
             if let Some(at) = self.timing.approval(now, &stage_name, TaskSide::After) {
-                self.queue.push(at.max(now), Ev::AfterApproved(s));
+                self.queue
+                    .push(at.max(now), Ev::Approved(s, TaskSide::After));
             }
         }
         self.proceed(now);
