@@ -13,6 +13,7 @@ use crate::model::{
     Assumptions, Cluster, Placement, RunSpec, Scenario, StageConfig, StagedRun, Strategy,
 };
 use crate::source::{Node, Value};
+use crate::staged::init::INIT_PREFIX;
 
 /// The kinds read; everything else is reported once per kind and ignored.
 pub const KINDS: &[&str] = &[
@@ -63,7 +64,40 @@ pub fn import(docs: &[(&Node, &str)]) -> (Vec<Scenario>, Vec<Diagnostic>) {
         diags.push(d);
     }
     let scenarios = set.scenarios(&mut diags);
+    concurrent_runs(&scenarios, &mut diags);
     (scenarios, diags)
+}
+
+/// KubeFleet lets several runs roll out one placement at once, but its docs require identical
+/// strategies: otherwise the run that touches a cluster second preempts the first, which then fails.
+fn concurrent_runs(scenarios: &[Scenario], diags: &mut Vec<Diagnostic>) {
+    let runs: Vec<&StagedRun> = scenarios
+        .iter()
+        .map(|s| match &s.strategy {
+            Strategy::KubefleetStaged(run) => run,
+        })
+        .collect();
+    for (i, a) in runs.iter().enumerate() {
+        for b in &runs[i + 1..] {
+            if a.placement.name != b.placement.name || a.namespace != b.namespace {
+                continue;
+            }
+            let (ra, rb, p) = (&a.run.name, &b.run.name, &a.placement.name);
+            diags.push(if a.stages == b.stages {
+                Diagnostic::info(
+                    "concurrent-runs",
+                    format!("runs `{ra}` and `{rb}` both roll out placement `{p}` with identical strategies; KubeFleet allows this. Each is planned on its own"),
+                )
+            } else {
+                Diagnostic::warning(
+                    "concurrent-runs-differ",
+                    format!(
+                        "runs `{ra}` and `{rb}` both roll out placement `{p}` with different strategies; KubeFleet requires identical ones. A run whose cluster the other updated fails with \"the binding of the updating cluster ... is not up-to-date with the desired status\""
+                    ),
+                )
+            });
+        }
+    }
 }
 
 /// A document's object, with the file it came from.
@@ -466,7 +500,7 @@ impl ObjectSet {
             );
             let mut d = Diagnostic::error(
                 "strategy-not-found",
-                format!("referenced updateStrategy not found: `{key}`"),
+                format!("{INIT_PREFIX}referenced updateStrategy not found: `{key}`"),
             )
             .at(format!("{}: spec.stagedRolloutStrategyName", run.id));
             d.location = Some(spec.strategy_at.clone());
@@ -496,8 +530,11 @@ impl ObjectSet {
                     && p.namespace == run.namespace
             });
             let Some(p) = found else {
-                let mut d = Diagnostic::error("placement-not-found", "parent placement not found")
-                    .at(format!("{}: spec.placementName", run.id));
+                let mut d = Diagnostic::error(
+                    "placement-not-found",
+                    format!("{INIT_PREFIX}parent placement not found"),
+                )
+                .at(format!("{}: spec.placementName", run.id));
                 d.location = Some(spec.placement_at.clone());
                 diags.push(d);
                 return None;

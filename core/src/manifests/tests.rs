@@ -178,7 +178,13 @@ fn a_missing_strategy_is_reported_with_the_real_text() {
     );
     assert!(scenarios.is_empty());
     let d = diags.iter().find(|d| d.is_error()).unwrap();
-    assert_eq!(d.message, "referenced updateStrategy not found: `/nope`");
+    assert_eq!(
+        d.message,
+        format!(
+            "{}referenced updateStrategy not found: `/nope`",
+            crate::staged::init::INIT_PREFIX
+        )
+    );
     assert_eq!(d.location.as_ref().map(|l| l.line), Some(4));
 }
 
@@ -202,9 +208,9 @@ fn a_missing_placement_among_others_is_an_error_and_none_at_all_is_assumed() {
     let other = format!("{objects}---\napiVersion: placement.kubernetes-fleet.io/v1beta1\nkind: ClusterResourcePlacement\nmetadata: {{name: other}}\n");
     let (scenarios, diags) = import_text(&other);
     assert!(scenarios.is_empty());
-    assert!(diags
-        .iter()
-        .any(|d| d.is_error() && d.message == "parent placement not found"));
+    assert!(diags.iter().any(|d| d.is_error()
+        && d.message
+            .ends_with("client error: parent placement not found")));
 }
 
 #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
