@@ -1,1 +1,820 @@
-//! (in progress)
+//! Gantt chart layout: pure geometry from a [`Plan`] and a [`View`], for the web app's SVG, the SVG
+//! export and the tests alike. No front end computes a position itself.
+//!
+//! Rows are uniform in height so that virtualisation ([`visible_rows`]) is a division, and bars are
+//! culled to the view's time window and clipped to its width, so a 10,000-cluster plan zoomed into one
+//! hour yields only the bars that hour shows, with coordinates a browser can draw.
+
+use std::fmt::Write as _;
+use std::ops::Range;
+
+use chrono::{Datelike, Timelike};
+use serde::Serialize;
+
+use crate::plan::{ClusterStatus, PhaseKind, Plan, StageStatus};
+use crate::time::{Duration, Time, DAY, HOUR, MINUTE};
+
+/// What part of the timeline is shown, and how.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct View {
+    pub start: Time,
+    pub end: Time,
+    /// Width of the time area in px (labels are drawn left of it).
+    pub width: f64,
+    pub row_height: f64,
+    /// Names of stages whose cluster rows are hidden.
+    pub collapsed: Vec<String>,
+}
+
+pub const DEFAULT_ROW_HEIGHT: f64 = 22.0;
+const MIN_SPAN: i64 = 5 * MINUTE.0;
+const MAX_SPAN: i64 = 800 * DAY.0;
+/// Minimum distance between labelled ticks, in px.
+const MIN_TICK_PX: f64 = 56.0;
+
+impl View {
+    /// The whole plan with a small margin either side. A plan that never ends is shown up to its last
+    /// known moment plus a day, so the open-ended wait is visible as such.
+    pub fn fit(plan: &Plan, width: f64) -> View {
+        let start = plan.start;
+        let last = plan.end.unwrap_or_else(|| latest_time(plan).plus(DAY));
+        let span = last.since(start).0.max(HOUR.0);
+        let margin = span / 30;
+        View {
+            start: Time(start.0 - margin),
+            end: Time(start.0 + span + margin),
+            width: if width.is_finite() && width > 10.0 {
+                width
+            } else {
+                800.0
+            },
+            row_height: DEFAULT_ROW_HEIGHT,
+            collapsed: Vec::new(),
+        }
+    }
+
+    fn span(&self) -> i64 {
+        (self.end.0 - self.start.0).max(1)
+    }
+
+    pub fn x_at(&self, t: Time) -> f64 {
+        (t.0 - self.start.0) as f64 / self.span() as f64 * self.width
+    }
+
+    pub fn time_at(&self, x: f64) -> Time {
+        let x = if x.is_finite() { x } else { 0.0 };
+        Time(self.start.0 + (x / self.width * self.span() as f64).round() as i64)
+    }
+
+    /// Zooms in (`factor` > 1) or out around `anchor_x`, which keeps showing the same instant.
+    pub fn zoom(&self, factor: f64, anchor_x: f64) -> View {
+        let factor = if factor.is_finite() && factor > 0.0 {
+            factor
+        } else {
+            1.0
+        };
+        let anchor = self.time_at(anchor_x);
+        let span = ((self.span() as f64 / factor).round() as i64).clamp(MIN_SPAN, MAX_SPAN);
+        let left = (anchor.0 - self.start.0) as f64 / self.span() as f64;
+        let start = anchor.0 - (left * span as f64).round() as i64;
+        View {
+            start: Time(start),
+            end: Time(start + span),
+            ..self.clone()
+        }
+    }
+
+    /// Moves the window by `dx` px (positive: later times come into view).
+    pub fn pan(&self, dx: f64) -> View {
+        let dx = if dx.is_finite() { dx } else { 0.0 };
+        let shift = (dx / self.width * self.span() as f64).round() as i64;
+        View {
+            start: Time(self.start.0 + shift),
+            end: Time(self.end.0 + shift),
+            ..self.clone()
+        }
+    }
+
+    pub fn with_collapsed(&self, stage: &str, collapsed: bool) -> View {
+        let mut v = self.clone();
+        v.collapsed.retain(|s| s != stage);
+        if collapsed {
+            v.collapsed.push(stage.to_string());
+        }
+        v
+    }
+}
+
+/// The last moment the plan mentions (phase or cluster bounds, events).
+fn latest_time(plan: &Plan) -> Time {
+    let mut t = plan.start;
+    for s in &plan.stages {
+        for p in &s.phases {
+            t = t.max(p.start).max(p.end.unwrap_or(p.start));
+        }
+        for c in &s.clusters {
+            t = t.max(c.end.unwrap_or(t));
+        }
+    }
+    plan.events.last().map_or(t, |e| t.max(e.at))
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Chart {
+    pub width: f64,
+    pub height: f64,
+    pub rows: Vec<Row>,
+    pub axis: Axis,
+    pub weekends: Vec<Span>,
+    pub start_x: f64,
+    pub end_x: Option<f64>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Row {
+    pub y: f64,
+    pub height: f64,
+    pub kind: RowKind,
+    pub label: String,
+    pub bars: Vec<Bar>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase", tag = "type")]
+pub enum RowKind {
+    Stage { stage: usize, collapsed: bool },
+    Cluster { stage: usize, cluster: usize },
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Bar {
+    pub x: f64,
+    pub width: f64,
+    pub kind: BarKind,
+    /// Short text drawn on the bar when it is wide enough.
+    pub label: String,
+    /// Exact times and the reason, for the tooltip.
+    pub title: String,
+    /// The phase never ends (an approval nobody grants): drawn to the edge, marked open.
+    pub open_end: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum BarKind {
+    Updating,
+    BeforeApproval,
+    TimedWait,
+    AfterApproval,
+    Stopped,
+    ClusterSucceeded,
+    ClusterFailed,
+    ClusterUntracked,
+}
+
+impl BarKind {
+    pub const ALL: [BarKind; 8] = [
+        BarKind::Updating,
+        BarKind::BeforeApproval,
+        BarKind::TimedWait,
+        BarKind::AfterApproval,
+        BarKind::Stopped,
+        BarKind::ClusterSucceeded,
+        BarKind::ClusterFailed,
+        BarKind::ClusterUntracked,
+    ];
+
+    pub fn css_class(self) -> &'static str {
+        match self {
+            BarKind::Updating => "bar-updating",
+            BarKind::BeforeApproval => "bar-before-approval",
+            BarKind::TimedWait => "bar-timed-wait",
+            BarKind::AfterApproval => "bar-after-approval",
+            BarKind::Stopped => "bar-stopped",
+            BarKind::ClusterSucceeded => "bar-cluster",
+            BarKind::ClusterFailed => "bar-cluster-failed",
+            BarKind::ClusterUntracked => "bar-cluster-untracked",
+        }
+    }
+
+    /// The legend's words: colour is never the only carrier of meaning.
+    pub fn legend(self) -> &'static str {
+        match self {
+            BarKind::Updating => "updating",
+            BarKind::BeforeApproval => "waiting for approval (before stage)",
+            BarKind::TimedWait => "timed wait (soak)",
+            BarKind::AfterApproval => "waiting for approval (after stage)",
+            BarKind::Stopped => "run stopped",
+            BarKind::ClusterSucceeded => "cluster update",
+            BarKind::ClusterFailed => "cluster update failed",
+            BarKind::ClusterUntracked => "update no longer tracked (run aborted)",
+        }
+    }
+
+    fn of_phase(kind: PhaseKind) -> BarKind {
+        match kind {
+            PhaseKind::Updating => BarKind::Updating,
+            PhaseKind::BeforeStageApproval => BarKind::BeforeApproval,
+            PhaseKind::AfterStageTimedWait => BarKind::TimedWait,
+            PhaseKind::AfterStageApproval => BarKind::AfterApproval,
+            PhaseKind::Stopped => BarKind::Stopped,
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Axis {
+    /// Upper tier: days (or weeks when zoomed out).
+    pub major: Vec<Tick>,
+    /// Lower tier: hours (or days when zoomed out).
+    pub minor: Vec<Tick>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Tick {
+    pub x: f64,
+    pub label: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Span {
+    pub x: f64,
+    pub width: f64,
+}
+
+/// Lays out every row of the plan for `view`; bars outside the view's time window are left out.
+pub fn layout(plan: &Plan, view: &View) -> Chart {
+    let mut rows = Vec::new();
+    let h = if view.row_height.is_finite() && view.row_height > 1.0 {
+        view.row_height
+    } else {
+        DEFAULT_ROW_HEIGHT
+    };
+    let mut y = 0.0;
+    for (si, stage) in plan.stages.iter().enumerate() {
+        let collapsed = view.collapsed.iter().any(|c| c == &stage.name);
+        let mut bars = Vec::new();
+        for p in &stage.phases {
+            let kind = BarKind::of_phase(p.kind);
+            let what = match p.kind {
+                PhaseKind::Updating => format!("stage {} updating ({})", stage.name, p.label),
+                PhaseKind::BeforeStageApproval | PhaseKind::AfterStageApproval => {
+                    format!("waiting for approval {}", p.label)
+                }
+                PhaseKind::AfterStageTimedWait => format!("after-stage {}", p.label),
+                PhaseKind::Stopped => "run stopped".to_string(),
+            };
+            let label = match p.kind {
+                PhaseKind::Updating => "updating".to_string(),
+                PhaseKind::BeforeStageApproval | PhaseKind::AfterStageApproval => {
+                    "approval".to_string()
+                }
+                PhaseKind::AfterStageTimedWait => p.label.replace("TimedWait ", "wait "),
+                PhaseKind::Stopped => "stopped".to_string(),
+            };
+            if let Some(bar) = bar(view, kind, p.start, p.end, label, what) {
+                bars.push(bar);
+            }
+        }
+        let status = match stage.status {
+            StageStatus::Skipped => " (skipped: no clusters)",
+            StageStatus::Failed => " (failed)",
+            StageStatus::Waiting => " (waiting)",
+            _ => "",
+        };
+        rows.push(Row {
+            y,
+            height: h,
+            kind: RowKind::Stage {
+                stage: si,
+                collapsed,
+            },
+            label: format!("{}{status}", stage.name),
+            bars,
+        });
+        y += h;
+        if collapsed {
+            continue;
+        }
+        for (ci, c) in stage.clusters.iter().enumerate() {
+            let mut bars = Vec::new();
+            if let Some(start) = c.start {
+                let (kind, verb) = match c.status {
+                    ClusterStatus::Failed => (BarKind::ClusterFailed, "update failed"),
+                    ClusterStatus::Untracked => (
+                        BarKind::ClusterUntracked,
+                        "updating, untracked after the run aborted",
+                    ),
+                    _ if stage.delete_stage => (BarKind::ClusterSucceeded, "deleting resources"),
+                    _ => (BarKind::ClusterSucceeded, "updating"),
+                };
+                let mut what = format!("{}: {verb}", c.name);
+                if let Some(stuck) = c.stuck_at {
+                    let _ = write!(what, "; run marked stuck at {stuck}");
+                }
+                if let Some(b) = bar(view, kind, start, c.end, String::new(), what) {
+                    bars.push(b);
+                }
+            }
+            rows.push(Row {
+                y,
+                height: h,
+                kind: RowKind::Cluster {
+                    stage: si,
+                    cluster: ci,
+                },
+                label: c.name.clone(),
+                bars,
+            });
+            y += h;
+        }
+    }
+    Chart {
+        width: view.width,
+        height: y,
+        rows,
+        axis: axis(view),
+        weekends: weekends(view),
+        start_x: view.x_at(plan.start),
+        end_x: plan.end.map(|e| view.x_at(e)),
+    }
+}
+
+/// A bar for `[start, end)` clipped to the view, or `None` when it lies outside it.
+fn bar(
+    view: &View,
+    kind: BarKind,
+    start: Time,
+    end: Option<Time>,
+    label: String,
+    what: String,
+) -> Option<Bar> {
+    let open_end = end.is_none();
+    let end_t = end.unwrap_or(Time(view.end.0.max(start.0)));
+    if end_t < view.start || start > view.end {
+        return None;
+    }
+    let x0 = view.x_at(start).max(-1.0);
+    let x1 = view.x_at(end_t).min(view.width + 1.0);
+    let title = match end {
+        Some(e) => format!("{what}: {start} → {e} ({})", e.since(start)),
+        None => format!("{what}: from {start}, never ends under the assumptions"),
+    };
+    Some(Bar {
+        x: x0,
+        width: (x1 - x0).max(1.0),
+        kind,
+        label,
+        title,
+        open_end,
+    })
+}
+
+/// Candidate minor steps, finest first; the major tier is days below a day, weeks above.
+const STEPS: [i64; 12] = [
+    5 * MINUTE.0,
+    15 * MINUTE.0,
+    30 * MINUTE.0,
+    HOUR.0,
+    2 * HOUR.0,
+    3 * HOUR.0,
+    6 * HOUR.0,
+    12 * HOUR.0,
+    DAY.0,
+    2 * DAY.0,
+    7 * DAY.0,
+    28 * DAY.0,
+];
+
+fn axis(view: &View) -> Axis {
+    let ms_per_px = view.span() as f64 / view.width.max(1.0);
+    let step = STEPS
+        .iter()
+        .copied()
+        .find(|s| *s as f64 / ms_per_px >= MIN_TICK_PX)
+        .unwrap_or(STEPS[STEPS.len() - 1]);
+    let mut axis = Axis::default();
+    let days_tier = step < DAY.0;
+    // Minor ticks.
+    let mut t = if step >= 7 * DAY.0 {
+        next_monday(view.start)
+    } else {
+        ceil_to(view.start, step)
+    };
+    let mut guard = 0;
+    while t <= view.end && guard < 2_000 {
+        let dt = t.to_datetime();
+        let label = if days_tier {
+            format!("{:02}:{:02}", dt.hour(), dt.minute())
+        } else {
+            format!("{} {}", weekday(dt.weekday()), dt.day())
+        };
+        axis.minor.push(Tick {
+            x: view.x_at(t),
+            label,
+        });
+        t = t.plus(Duration(step));
+        guard += 1;
+    }
+    // Major ticks: day starts, or Monday starts when zoomed out; the label stays at the window's left edge
+    // for the period already under way, so the first tier never goes blank.
+    let (major_step, mut m) = if days_tier {
+        (DAY.0, floor_to(view.start, DAY.0))
+    } else {
+        (7 * DAY.0, prev_monday(view.start))
+    };
+    guard = 0;
+    while m <= view.end && guard < 2_000 {
+        let dt = m.to_datetime();
+        let label = if days_tier {
+            format!(
+                "{} {} {} {}",
+                weekday(dt.weekday()),
+                dt.day(),
+                month(dt.month()),
+                dt.year()
+            )
+        } else {
+            format!("week of {} {} {}", dt.day(), month(dt.month()), dt.year())
+        };
+        axis.major.push(Tick {
+            x: view.x_at(m).max(0.0),
+            label,
+        });
+        m = m.plus(Duration(major_step));
+        guard += 1;
+    }
+    axis
+}
+
+fn weekends(view: &View) -> Vec<Span> {
+    let mut out = Vec::new();
+    let mut sat = prev_monday(view.start).plus(Duration(5 * DAY.0));
+    let mut guard = 0;
+    while sat <= view.end && guard < 200 {
+        let mon = sat.plus(Duration(2 * DAY.0));
+        if mon > view.start {
+            let x0 = view.x_at(sat).max(0.0);
+            let x1 = view.x_at(mon).min(view.width);
+            if x1 > x0 {
+                out.push(Span {
+                    x: x0,
+                    width: x1 - x0,
+                });
+            }
+        }
+        sat = sat.plus(Duration(7 * DAY.0));
+        guard += 1;
+    }
+    out
+}
+
+fn floor_to(t: Time, step: i64) -> Time {
+    Time(t.0.div_euclid(step) * step)
+}
+
+fn ceil_to(t: Time, step: i64) -> Time {
+    let f = floor_to(t, step);
+    if f == t {
+        f
+    } else {
+        Time(f.0 + step)
+    }
+}
+
+/// Monday 00:00 UTC of `t`'s week (the epoch, a Thursday, is 3 days after a Monday).
+fn prev_monday(t: Time) -> Time {
+    let day = t.0.div_euclid(DAY.0);
+    Time((day - (day + 3).rem_euclid(7)) * DAY.0)
+}
+
+fn next_monday(t: Time) -> Time {
+    let m = prev_monday(t);
+    if m == t {
+        m
+    } else {
+        m.plus(Duration(7 * DAY.0))
+    }
+}
+
+fn weekday(d: chrono::Weekday) -> &'static str {
+    crate::model::WEEKDAY_NAMES[d.num_days_from_monday() as usize]
+}
+
+fn month(m: u32) -> &'static str {
+    [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ][(m.clamp(1, 12) - 1) as usize]
+}
+
+/// The rows to put in the DOM for a scroll position: those intersecting the viewport plus a few either
+/// side, so scrolling never shows a gap. Rows are uniform, so this is arithmetic, not a search.
+pub fn visible_rows(chart: &Chart, scroll_top: f64, viewport_height: f64) -> Range<usize> {
+    const OVERSCAN: usize = 8;
+    let Some(first) = chart.rows.first() else {
+        return 0..0;
+    };
+    let h = first.height.max(1.0);
+    let top = if scroll_top.is_finite() {
+        scroll_top.max(0.0)
+    } else {
+        0.0
+    };
+    let vh = if viewport_height.is_finite() {
+        viewport_height.max(0.0)
+    } else {
+        0.0
+    };
+    let start = ((top / h).floor() as usize)
+        .saturating_sub(OVERSCAN)
+        .min(chart.rows.len());
+    let end = (((top + vh) / h).ceil() as usize)
+        .saturating_add(OVERSCAN)
+        .min(chart.rows.len());
+    start..end.max(start)
+}
+
+/// Escapes text for XML/SVG content and attribute values.
+pub fn xml_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c if (c as u32) < 0x20 && c != '\n' && c != '\t' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+pub const AXIS_HEIGHT: f64 = 40.0;
+const LEGEND_HEIGHT: f64 = 24.0;
+
+/// A standalone SVG document of the whole chart (every row), with styles inline, for export.
+pub fn svg(chart: &Chart, label_width: f64) -> String {
+    let lw = if label_width.is_finite() {
+        label_width.max(0.0)
+    } else {
+        160.0
+    };
+    let width = lw + chart.width;
+    let height = AXIS_HEIGHT + chart.height + LEGEND_HEIGHT;
+    let mut s = String::with_capacity(256 + chart.rows.len() * 160);
+    let _ = write!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0}" height="{height:.0}" viewBox="0 0 {width:.0} {height:.0}" font-family="sans-serif" font-size="11">"#
+    );
+    s.push_str(SVG_STYLE);
+    let _ = write!(
+        s,
+        r#"<rect class="bg" x="0" y="0" width="{width:.0}" height="{height:.0}"/>"#
+    );
+    let _ = write!(s, r#"<g transform="translate({lw:.1},0)">"#);
+    for w in &chart.weekends {
+        let _ = write!(
+            s,
+            r#"<rect class="weekend" x="{:.1}" y="0" width="{:.1}" height="{:.1}"/>"#,
+            w.x,
+            w.width,
+            AXIS_HEIGHT + chart.height
+        );
+    }
+    for t in &chart.axis.major {
+        let _ = write!(
+            s,
+            r#"<text class="axis-major" x="{:.1}" y="14">{}</text>"#,
+            t.x + 2.0,
+            xml_escape(&t.label)
+        );
+    }
+    for t in &chart.axis.minor {
+        let _ = write!(
+            s,
+            r#"<line class="grid" x1="{x:.1}" y1="20" x2="{x:.1}" y2="{:.1}"/><text class="axis-minor" x="{:.1}" y="32">{}</text>"#,
+            AXIS_HEIGHT + chart.height,
+            t.x + 2.0,
+            xml_escape(&t.label),
+            x = t.x
+        );
+    }
+    let _ = write!(
+        s,
+        r#"<line class="start" x1="{x:.1}" y1="0" x2="{x:.1}" y2="{:.1}"/>"#,
+        AXIS_HEIGHT + chart.height,
+        x = chart.start_x
+    );
+    s.push_str("</g>");
+    for row in &chart.rows {
+        let y = AXIS_HEIGHT + row.y;
+        let class = if matches!(row.kind, RowKind::Stage { .. }) {
+            "label-stage"
+        } else {
+            "label"
+        };
+        let _ = write!(
+            s,
+            r#"<text class="{class}" x="4" y="{:.1}">{}</text>"#,
+            y + row.height * 0.7,
+            xml_escape(&row.label)
+        );
+        let _ = write!(s, r#"<g transform="translate({lw:.1},0)">"#);
+        for b in &row.bars {
+            let _ = write!(
+                s,
+                r#"<rect class="{}" x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}"><title>{}</title></rect>"#,
+                b.kind.css_class(),
+                b.x,
+                y + 3.0,
+                b.width,
+                row.height - 6.0,
+                xml_escape(&b.title)
+            );
+            if !b.label.is_empty() && b.width > 7.0 * b.label.len() as f64 {
+                let _ = write!(
+                    s,
+                    r#"<text class="bar-label" x="{:.1}" y="{:.1}">{}</text>"#,
+                    b.x + 3.0,
+                    y + row.height * 0.7,
+                    xml_escape(&b.label)
+                );
+            }
+        }
+        s.push_str("</g>");
+    }
+    let ly = AXIS_HEIGHT + chart.height + 16.0;
+    let mut lx = 4.0;
+    for k in BarKind::ALL.iter().take(5) {
+        let _ = write!(
+            s,
+            r#"<rect class="{}" x="{lx:.1}" y="{:.1}" width="12" height="10"/><text x="{:.1}" y="{ly:.1}">{}</text>"#,
+            k.css_class(),
+            ly - 9.0,
+            lx + 16.0,
+            k.legend()
+        );
+        lx += 24.0 + 6.5 * k.legend().len() as f64;
+    }
+    s.push_str("</svg>");
+    s
+}
+
+const SVG_STYLE: &str = "<style>.bg{fill:#fff}.weekend{fill:#f1f1f4}.grid{stroke:#e3e3e8}.start{stroke:#222;stroke-dasharray:3 2}.axis-major{font-weight:bold}.label-stage{font-weight:bold}.bar-updating{fill:#3b73c4}.bar-before-approval{fill:#e8a33d}.bar-after-approval{fill:#d9822b}.bar-timed-wait{fill:#8e6cc2}.bar-stopped{fill:#9a9a9a}.bar-cluster{fill:#5a9bd8}.bar-cluster-failed{fill:#c8423b}.bar-cluster-untracked{fill:#b9c4d0}.bar-label{fill:#fff;font-size:10px}</style>";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{examples, load, Source};
+
+    fn staged_plan() -> Plan {
+        let e = examples::get("staged").expect("the staged example exists");
+        let loaded = load(&[Source {
+            name: "staged.yaml",
+            text: e.text,
+        }]);
+        crate::plan(&loaded.scenarios[0])
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn fit_shows_the_whole_run_and_bars_line_up_with_times() {
+        let plan = staged_plan();
+        let view = View::fit(&plan, 1000.0);
+        let chart = layout(&plan, &view);
+        assert!(
+            chart.start_x > 0.0 && chart.end_x.is_some_and(|x| x < 1000.0),
+            "margins on both sides"
+        );
+        let stage_rows = chart
+            .rows
+            .iter()
+            .filter(|r| matches!(r.kind, RowKind::Stage { .. }))
+            .count();
+        assert_eq!(stage_rows, 3);
+        assert_eq!(chart.rows.len(), 3 + 7, "a row per stage and per cluster");
+        let member1 = chart
+            .rows
+            .iter()
+            .find(|r| r.label == "member1")
+            .expect("member1 row");
+        let b = &member1.bars[0];
+        assert!((b.x - view.x_at(plan.start)).abs() < 1e-6);
+        assert!(
+            b.title
+                .contains("2026-11-23T09:00:00Z → 2026-11-23T09:03:00Z (3m)"),
+            "{}",
+            b.title
+        );
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn zoom_keeps_the_anchor_and_pan_moves_the_window() {
+        let plan = staged_plan();
+        let view = View::fit(&plan, 1000.0);
+        let anchor = view.time_at(300.0);
+        let zoomed = view.zoom(4.0, 300.0);
+        assert!((zoomed.x_at(anchor) - 300.0).abs() < 0.01);
+        assert!(zoomed.end.since(zoomed.start) < view.end.since(view.start));
+        let panned = zoomed.pan(100.0);
+        assert!(panned.start > zoomed.start);
+        assert_eq!(
+            panned.end.since(panned.start),
+            zoomed.end.since(zoomed.start)
+        );
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn collapsing_a_stage_hides_its_clusters_and_culling_drops_offscreen_bars() {
+        let plan = staged_plan();
+        let view = View::fit(&plan, 1000.0).with_collapsed("production", true);
+        assert_eq!(layout(&plan, &view).rows.len(), 3 + 2);
+        // A window over the first ten minutes only: production's bars are culled.
+        let early = View {
+            start: plan.start,
+            end: plan.start.plus(Duration(10 * MINUTE.0)),
+            ..View::fit(&plan, 1000.0)
+        };
+        let chart = layout(&plan, &early);
+        let prod = chart
+            .rows
+            .iter()
+            .find(|r| r.label == "production")
+            .expect("stage row");
+        assert!(prod.bars.is_empty());
+        assert!(chart.rows.iter().all(|r| r
+            .bars
+            .iter()
+            .all(|b| b.x >= -1.0 && b.x + b.width <= 1001.0)));
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn axis_has_two_tiers_and_weekends_are_shaded() {
+        let plan = staged_plan();
+        let day_view = View::fit(&plan, 1000.0);
+        let a = layout(&plan, &day_view).axis;
+        assert!(
+            a.major.iter().any(|t| t.label == "Mon 23 Nov 2026"),
+            "{:?}",
+            a.major
+        );
+        assert!(a.minor.iter().any(|t| t.label == "10:00"), "{:?}", a.minor);
+        let wide = View {
+            start: plan.start,
+            end: plan.start.plus(Duration(30 * DAY.0)),
+            ..day_view
+        };
+        let chart = layout(&plan, &wide);
+        assert!(chart
+            .axis
+            .major
+            .iter()
+            .any(|t| t.label.starts_with("week of")));
+        // Monday 23 Nov 09:00 + 30 days reaches Wednesday 23 Dec: four weekends.
+        assert_eq!(chart.weekends.len(), 4, "{:?}", chart.weekends);
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn virtualisation_returns_only_rows_near_the_viewport() {
+        let plan = staged_plan();
+        let chart = layout(&plan, &View::fit(&plan, 1000.0));
+        assert_eq!(visible_rows(&chart, 0.0, 44.0), 0..10);
+        let mut big = chart.clone();
+        big.rows = (0..10_000)
+            .map(|i| Row {
+                y: i as f64 * 22.0,
+                ..chart.rows[1].clone()
+            })
+            .collect();
+        let r = visible_rows(&big, 22.0 * 5_000.0, 660.0);
+        assert!(r.len() < 60 && r.contains(&5_000), "{r:?}");
+        assert_eq!(
+            visible_rows(&big, f64::NAN, f64::INFINITY),
+            0..8,
+            "nonsense scroll values show the top"
+        );
+        assert_eq!(
+            visible_rows(&big, 0.0, 1e300),
+            0..10_000,
+            "a huge viewport shows everything without overflow"
+        );
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn svg_export_escapes_names() {
+        let mut plan = staged_plan();
+        plan.stages[0].clusters[0].name = "<script>alert(1)</script>".into();
+        let text = svg(&layout(&plan, &View::fit(&plan, 800.0)), 160.0);
+        assert!(!text.contains("<script>"));
+        assert!(text.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
+        assert!(text.starts_with("<svg") && text.ends_with("</svg>"));
+    }
+}
