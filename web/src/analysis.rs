@@ -1,0 +1,150 @@
+//! From scenario text to what the page shows: the core's plan and diagnostics, and whether the chart is stale.
+//!
+//! Pure and synchronous, so the editor's rule "invalid input never blanks the page" is tested natively.
+//! This module only calls `fleetplan::load` and `fleetplan::plan`; it computes no time itself.
+
+use std::sync::Arc;
+
+use fleetplan::{Diagnostic, Plan, Severity, Source};
+
+/// Name the editor's text is reported by in diagnostics.
+pub const SOURCE_NAME: &str = "scenario.yaml";
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Analysis {
+    /// The plan on screen: this text's, or the last good one when this text could not be read.
+    pub plan: Option<Arc<Plan>>,
+    /// True when `plan` belongs to an earlier text (this one has errors that stop it loading).
+    pub stale: bool,
+    /// Every diagnostic of this text, loading and planning, errors first.
+    pub diagnostics: Vec<Diagnostic>,
+    /// How many update runs the text describes; the page plans the first.
+    pub runs: usize,
+}
+
+impl Analysis {
+    pub fn count(&self, severity: Severity) -> usize {
+        self.diagnostics
+            .iter()
+            .filter(|d| d.severity == severity)
+            .count()
+    }
+}
+
+/// Loads and plans `text`. When it cannot be loaded into a scenario (a YAML error, a missing strategy) or
+/// loading reported errors, the previous analysis's plan is kept and marked stale, so the chart stays.
+/// A scenario that loads but that the controller would refuse is still planned: the core returns what it
+/// can compute (outcome `Invalid`), which is what the user needs to see beside the errors.
+pub fn analyse(text: &str, previous: Option<&Analysis>) -> Analysis {
+    let loaded = fleetplan::load(&[Source {
+        name: SOURCE_NAME,
+        text,
+    }]);
+    let mut diagnostics = loaded.diagnostics.clone();
+    let runs = loaded.scenarios.len();
+    let readable = !loaded.has_errors() && runs > 0;
+    let (plan, stale) = if readable {
+        let plan = fleetplan::plan(&loaded.scenarios[0]);
+        diagnostics.extend(plan.diagnostics.iter().cloned());
+        (Some(Arc::new(plan)), false)
+    } else {
+        let last = previous.and_then(|p| p.plan.clone());
+        let stale = last.is_some();
+        (last, stale)
+    };
+    // Stable sort: within a severity the input's order is kept.
+    diagnostics.sort_by_key(|d| d.severity);
+    Analysis {
+        plan,
+        stale,
+        diagnostics,
+        runs,
+    }
+}
+
+/// The text span of line `line` (1-based) in `text`, in UTF-16 code units as the browser's
+/// `setSelectionRange` counts them; `None` past the end.
+pub fn line_range_utf16(text: &str, line: usize) -> Option<(u32, u32)> {
+    if line == 0 {
+        return None;
+    }
+    let mut start = 0u32;
+    for (i, l) in text.split('\n').enumerate() {
+        let len = l.encode_utf16().count() as u32;
+        if i + 1 == line {
+            return Some((start, start + len));
+        }
+        start += len + 1;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn example() -> &'static str {
+        fleetplan::examples::get(fleetplan::examples::DEFAULT)
+            .unwrap()
+            .text
+    }
+
+    #[test]
+    fn the_example_plans_without_problems() {
+        let a = analyse(example(), None);
+        let plan = a.plan.as_ref().unwrap();
+        let names: Vec<&str> = plan.stages.iter().map(|s| s.name.as_str()).collect();
+        assert!(
+            names.starts_with(&["staging", "canary", "production"]),
+            "{names:?}"
+        );
+        assert!(!a.stale);
+        assert_eq!(a.count(Severity::Error), 0);
+    }
+
+    #[test]
+    fn broken_text_keeps_the_last_good_plan_marked_stale() {
+        let good = analyse(example(), None);
+        let broken = analyse("clusters: [\n  - {", Some(&good));
+        assert!(broken.stale);
+        assert_eq!(broken.plan, good.plan);
+        assert!(broken.count(Severity::Error) > 0);
+        let loc = broken.diagnostics[0].location.as_ref().unwrap();
+        assert!(loc.line >= 1);
+        // Fixing it again plans afresh.
+        let fixed = analyse(example(), Some(&broken));
+        assert!(!fixed.stale);
+    }
+
+    #[test]
+    fn broken_text_with_nothing_before_shows_no_chart() {
+        let a = analyse("{{{", None);
+        assert!(a.plan.is_none());
+        assert!(!a.stale);
+        assert!(a.count(Severity::Error) > 0);
+        let b = analyse("", None);
+        assert!(b.plan.is_none());
+    }
+
+    #[test]
+    fn a_run_the_controller_refuses_is_still_drawn() {
+        let text = fleetplan::examples::get("cluster-in-no-stage")
+            .unwrap()
+            .text;
+        let a = analyse(text, None);
+        assert!(a.plan.is_some());
+        assert!(!a.stale);
+        assert!(a.count(Severity::Error) > 0);
+    }
+
+    #[test]
+    fn line_ranges_count_utf16_units() {
+        let text = "a: 1\nb: \u{1F600}x\nc: 3";
+        assert_eq!(line_range_utf16(text, 1), Some((0, 4)));
+        // The emoji is two UTF-16 units.
+        assert_eq!(line_range_utf16(text, 2), Some((5, 11)));
+        assert_eq!(line_range_utf16(text, 3), Some((12, 16)));
+        assert_eq!(line_range_utf16(text, 4), None);
+        assert_eq!(line_range_utf16(text, 0), None);
+    }
+}

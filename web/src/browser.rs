@@ -1,0 +1,170 @@
+//! Thin, failure-tolerant wrappers over the browser APIs the app uses (location, history, storage,
+//! clipboard, downloads, clock).
+//!
+//! Every function returns `Option`/`bool` or does nothing when an API is missing or refuses (private
+//! mode without storage, a sandboxed iframe, a denied clipboard): none of these may panic, because a panic
+//! kills the whole app. They compile natively too, so the crate builds and its pure tests run there.
+
+use wasm_bindgen::{closure::Closure, JsCast, JsValue};
+
+fn window() -> Option<web_sys::Window> {
+    web_sys::window()
+}
+
+/// `location.search` and `location.hash`, including their leading `?`/`#`; empty strings when absent.
+pub fn location_parts() -> (String, String) {
+    let Some(loc) = window().map(|w| w.location()) else {
+        return (String::new(), String::new());
+    };
+    (
+        loc.search().unwrap_or_default(),
+        loc.hash().unwrap_or_default(),
+    )
+}
+
+/// The page's address without query and fragment, e.g. `http://127.0.0.1:8080/`.
+pub fn base_url() -> String {
+    let Some(loc) = window().map(|w| w.location()) else {
+        return String::new();
+    };
+    format!(
+        "{}{}",
+        loc.origin().unwrap_or_default(),
+        loc.pathname().unwrap_or_default()
+    )
+}
+
+/// Replaces the address bar's fragment without a reload or a history entry (typing must not flood the
+/// back button). An empty `fragment` removes it.
+pub fn replace_fragment(fragment: &str) {
+    let Some(w) = window() else { return };
+    let loc = w.location();
+    let url = format!(
+        "{}{}{}",
+        loc.pathname().unwrap_or_default(),
+        loc.search().unwrap_or_default(),
+        if fragment.is_empty() {
+            String::new()
+        } else {
+            format!("#{fragment}")
+        }
+    );
+    if let Ok(history) = w.history() {
+        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+    }
+}
+
+fn storage() -> Option<web_sys::Storage> {
+    // `local_storage` is an Err in some sandboxed iframes and Ok(None) where storage is disabled.
+    window()?.local_storage().ok().flatten()
+}
+
+pub fn storage_get(key: &str) -> Option<String> {
+    storage()?.get_item(key).ok().flatten()
+}
+
+/// Stores `value`; false when storage is unavailable or full (the caller may tell the user).
+pub fn storage_set(key: &str, value: &str) -> bool {
+    storage().is_some_and(|s| s.set_item(key, value).is_ok())
+}
+
+/// Puts `text` on the clipboard. The browser may refuse (no focus, no permission); the page also shows
+/// the text in a field so it can be copied by hand.
+pub fn copy_to_clipboard(text: &str) {
+    if let Some(w) = window() {
+        let _ = w.navigator().clipboard().write_text(text);
+    }
+}
+
+/// Milliseconds from the page's time origin, for the app's own timing display.
+pub fn now_ms() -> f64 {
+    window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
+/// Offers `content` as a file download named `filename`.
+pub fn download_text(filename: &str, mime: &str, content: &str) -> bool {
+    let parts = js_sys::Array::of1(&JsValue::from_str(content));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type(mime);
+    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options) else {
+        return false;
+    };
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else {
+        return false;
+    };
+    let ok = click_link(&url, filename);
+    let _ = web_sys::Url::revoke_object_url(&url);
+    ok
+}
+
+/// Clicks a temporary `<a download>`: the one way to save a file from a page without a server.
+fn click_link(href: &str, filename: &str) -> bool {
+    let Some(doc) = window().and_then(|w| w.document()) else {
+        return false;
+    };
+    let Some(a) = doc
+        .create_element("a")
+        .ok()
+        .and_then(|e| e.dyn_into::<web_sys::HtmlAnchorElement>().ok())
+    else {
+        return false;
+    };
+    a.set_href(href);
+    a.set_download(filename);
+    let Some(body) = doc.body() else { return false };
+    if body.append_child(&a).is_err() {
+        return false;
+    }
+    a.click();
+    a.remove();
+    true
+}
+
+/// Rasterises an SVG document and offers it as a PNG download. The browser does the drawing: the SVG goes
+/// into an `<img>` (as a data URL, so the canvas is not tainted), is drawn onto a canvas at `scale`, and
+/// the canvas is saved. Asynchronous: the image loads first.
+pub fn download_svg_as_png(svg: &str, width: f64, height: f64, scale: f64, filename: &str) -> bool {
+    let Some(doc) = window().and_then(|w| w.document()) else {
+        return false;
+    };
+    let Ok(img) = web_sys::HtmlImageElement::new() else {
+        return false;
+    };
+    let Some(canvas) = doc
+        .create_element("canvas")
+        .ok()
+        .and_then(|e| e.dyn_into::<web_sys::HtmlCanvasElement>().ok())
+    else {
+        return false;
+    };
+    // Browsers cap canvas area (Chromium at about 268 million pixels); shrink rather than fail.
+    let mut scale = scale;
+    while width * height * scale * scale > 200_000_000.0 && scale > 0.05 {
+        scale /= 2.0;
+    }
+    canvas.set_width((width * scale).ceil() as u32);
+    canvas.set_height((height * scale).ceil() as u32);
+    let filename = filename.to_string();
+    let img2 = img.clone();
+    let onload = Closure::once_into_js(move || {
+        let Some(ctx) = canvas
+            .get_context("2d")
+            .ok()
+            .flatten()
+            .and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok())
+        else {
+            return;
+        };
+        let _ = ctx.scale(scale, scale);
+        let _ = ctx.draw_image_with_html_image_element(&img2, 0.0, 0.0);
+        if let Ok(url) = canvas.to_data_url_with_type("image/png") {
+            click_link(&url, &filename);
+        }
+    });
+    img.set_onload(Some(onload.unchecked_ref()));
+    let encoded = js_sys::encode_uri_component(svg);
+    img.set_src(&format!("data:image/svg+xml;charset=utf-8,{encoded}"));
+    true
+}

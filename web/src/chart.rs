@@ -1,0 +1,400 @@
+//! The Gantt chart: draws what `fleetplan::gantt::layout` computed, as SVG, with only the rows in view in
+//! the DOM.
+//!
+//! Every coordinate comes from the core's layout; this module only chooses the view (zoom, pan, collapsed
+//! stages, the measured width) and turns rows into elements. The axis is a separate SVG above a scrolling
+//! body so it stays visible; the body's SVG is as tall as the whole chart, but holds only the rows that
+//! `gantt::visible_rows` names for the current scroll position, so 10,000 clusters cost tens of rows.
+
+use std::ops::Range;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use fleetplan::gantt::{self, BarKind, Chart, Row, RowKind, View};
+use fleetplan::time::Time;
+use fleetplan::Plan;
+use leptos::html;
+use leptos::prelude::*;
+
+/// Width of the label column left of the time area, px.
+pub const LABEL_WIDTH: f64 = 180.0;
+/// Height of the two-tier axis, px (the same as the SVG export's).
+const AXIS_HEIGHT: f64 = gantt::AXIS_HEIGHT;
+
+/// A laid-out chart and a number that changes whenever it is laid out again. Rows are keyed by
+/// (generation, index): rows of the same layout are kept while scrolling, a new layout redraws them.
+#[derive(Clone)]
+pub struct Laid {
+    pub generation: u64,
+    pub chart: Arc<Chart>,
+}
+
+impl PartialEq for Laid {
+    fn eq(&self, other: &Self) -> bool {
+        // Comparing generations instead of 10,000 rows keeps the memo cheap.
+        self.generation == other.generation
+    }
+}
+
+static GENERATION: AtomicU64 = AtomicU64::new(1);
+
+/// What identifies "the same timeline": a view zoomed on one plan is kept across edits of it, but not
+/// carried over to another example with another start.
+fn plan_key(plan: &Plan) -> (String, Time) {
+    (plan.run.clone(), plan.start)
+}
+
+#[component]
+pub fn GanttChart(
+    /// The plan to draw; `None` shows a placeholder.
+    #[prop(into)]
+    plan: Signal<Option<Arc<Plan>>>,
+    /// The plan belongs to an earlier text: drawn dimmed with a note.
+    #[prop(into)]
+    stale: Signal<bool>,
+    /// Embedded in an iframe: the body fills the frame's height.
+    #[prop(optional)]
+    embed: bool,
+) -> impl IntoView {
+    let body_ref = NodeRef::<html::Div>::new();
+    // Width of the time area and the scroll state of the body, measured from the DOM.
+    let width = RwSignal::new(900.0_f64);
+    let scroll_top = RwSignal::new(0.0_f64);
+    let viewport = RwSignal::new(600.0_f64);
+    // The user's zoom/pan for one plan; `None` (or another plan) means "fit the whole run".
+    let user_view: RwSignal<Option<((String, Time), View)>> = RwSignal::new(None);
+    let collapsed: RwSignal<Vec<String>> = RwSignal::new(Vec::new());
+    let selected: RwSignal<Option<String>> = RwSignal::new(None);
+    // Drag-to-pan: where the drag started and the view then; whether it moved (then it is not a click).
+    let drag: RwSignal<Option<(f64, View)>> = RwSignal::new(None);
+    let dragged = RwSignal::new(false);
+
+    let measure = move || {
+        if let Some(Some(el)) = body_ref.try_get_untracked() {
+            let w = el.client_width() as f64 - LABEL_WIDTH - 12.0;
+            let _ = width.try_set(w.max(200.0));
+            let _ = viewport.try_set((el.client_height() as f64).max(100.0));
+        }
+    };
+    Effect::new(move |_| {
+        if body_ref.get().is_some() {
+            measure();
+        }
+    });
+    // The handle is not removed on unmount: the closure only uses try_ accessors, so after unmount it
+    // does nothing.
+    let _ = window_event_listener(leptos::ev::resize, move |_| measure());
+
+    let view = Memo::new(move |_| {
+        let w = width.get();
+        let folded = collapsed.get();
+        plan.with(|p| {
+            p.as_ref().map(|p| {
+                let key = plan_key(p);
+                let base = match user_view.get() {
+                    Some((k, v)) if k == key => View { width: w, ..v },
+                    _ => View::fit(p, w),
+                };
+                View {
+                    collapsed: folded,
+                    ..base
+                }
+            })
+        })
+    });
+    let laid = Memo::new(move |_| {
+        let v = view.get()?;
+        plan.with(|p| {
+            p.as_ref().map(|p| Laid {
+                generation: GENERATION.fetch_add(1, Ordering::Relaxed),
+                chart: Arc::new(gantt::layout(p, &v)),
+            })
+        })
+    });
+    let visible: Memo<Range<usize>> = Memo::new(move |_| {
+        laid.with(|l| {
+            l.as_ref().map_or(0..0, |l| {
+                gantt::visible_rows(&l.chart, scroll_top.get(), viewport.get())
+            })
+        })
+    });
+    let stage_names = Memo::new(move |_| {
+        plan.with(|p| {
+            p.as_ref()
+                .map(|p| p.stages.iter().map(|s| s.name.clone()).collect::<Vec<_>>())
+                .unwrap_or_default()
+        })
+    });
+
+    // Every change of view goes through here, tied to the plan it was made on.
+    let set_view = move |f: &dyn Fn(&View) -> View| {
+        let (Some(v), Some(p)) = (view.get_untracked(), plan.get_untracked()) else {
+            return;
+        };
+        user_view.set(Some((plan_key(&p), f(&v))));
+    };
+    let zoom = move |factor: f64| set_view(&|v| v.zoom(factor, v.width / 2.0));
+    let pan = move |fraction: f64| set_view(&|v| v.pan(v.width * fraction));
+    let fit = move || user_view.set(None);
+    let toggle_stage = move |name: String| {
+        collapsed.update(|c| {
+            if let Some(i) = c.iter().position(|n| *n == name) {
+                c.remove(i);
+            } else {
+                c.push(name);
+            }
+        })
+    };
+
+    let on_wheel = move |ev: web_sys::WheelEvent| {
+        let anchor = || {
+            body_ref.get_untracked().map_or(0.0, |el| {
+                ev.client_x() as f64 - el.get_bounding_client_rect().left() - LABEL_WIDTH
+            })
+        };
+        if ev.ctrl_key() || ev.meta_key() {
+            // Ctrl+wheel (and the trackpad pinch, which browsers report as one) zooms around the pointer.
+            ev.prevent_default();
+            let factor = if ev.delta_y() < 0.0 { 1.25 } else { 0.8 };
+            let a = anchor();
+            set_view(&|v| v.zoom(factor, a));
+        } else if ev.shift_key() || ev.delta_x().abs() > ev.delta_y().abs() {
+            ev.prevent_default();
+            let d = if ev.delta_x() != 0.0 {
+                ev.delta_x()
+            } else {
+                ev.delta_y()
+            };
+            set_view(&|v| v.pan(d));
+        }
+    };
+    let on_mousedown = move |ev: web_sys::MouseEvent| {
+        if ev.button() == 0 {
+            if let Some(v) = view.get_untracked() {
+                drag.set(Some((ev.client_x() as f64, v)));
+                dragged.set(false);
+            }
+        }
+    };
+    let on_mousemove = move |ev: web_sys::MouseEvent| {
+        let Some((x0, v0)) = drag.get_untracked() else {
+            return;
+        };
+        if ev.buttons() & 1 == 0 {
+            drag.set(None);
+            return;
+        }
+        let dx = ev.client_x() as f64 - x0;
+        if dx.abs() > 3.0 || dragged.get_untracked() {
+            dragged.set(true);
+            // Dragging right shows earlier times: the content follows the pointer.
+            set_view(&|_| v0.pan(-dx));
+        }
+    };
+    let end_drag = move |_| drag.set(None);
+
+    let on_scroll = move |_| {
+        if let Some(el) = body_ref.get_untracked() {
+            scroll_top.set(el.scroll_top() as f64);
+            viewport.set((el.client_height() as f64).max(100.0));
+        }
+    };
+
+    let total_width = move || width.get() + LABEL_WIDTH;
+    let chart_height = move || laid.with(|l| l.as_ref().map_or(0.0, |l| l.chart.height));
+
+    let axis = move || {
+        laid.get().map(|l| {
+            let c = l.chart;
+            let h = AXIS_HEIGHT;
+            view! {
+                <g transform=format!("translate({LABEL_WIDTH},0)")>
+                    {c.weekends.iter().map(|w| view! {
+                        <rect class="weekend" x=w.x y=0.0 width=w.width height=h />
+                    }).collect_view()}
+                    {c.axis.major.iter().map(|t| view! {
+                        <line class="tick-major" x1=t.x y1=0.0 x2=t.x y2=18.0 />
+                        <text class="axis-major" x=t.x + 3.0 y=13.0>{t.label.clone()}</text>
+                    }).collect_view()}
+                    {c.axis.minor.iter().map(|t| view! {
+                        <line class="tick-minor" x1=t.x y1=22.0 x2=t.x y2=h />
+                        <text class="axis-minor" x=t.x + 3.0 y=34.0>{t.label.clone()}</text>
+                    }).collect_view()}
+                    <line class="start-marker" x1=c.start_x y1=0.0 x2=c.start_x y2=h>
+                        <title>"start of the run"</title>
+                    </line>
+                </g>
+            }
+        })
+    };
+
+    // Full-height background of the body: weekend shading, hour/day grid, start and end markers.
+    let backdrop = move || {
+        laid.get().map(|l| {
+            let c = l.chart;
+            let h = c.height;
+            view! {
+                <g class="backdrop" transform=format!("translate({LABEL_WIDTH},0)")>
+                    {c.weekends.iter().map(|w| view! {
+                        <rect class="weekend" x=w.x y=0.0 width=w.width height=h />
+                    }).collect_view()}
+                    {c.axis.minor.iter().map(|t| view! {
+                        <line class="grid" x1=t.x y1=0.0 x2=t.x y2=h />
+                    }).collect_view()}
+                    <line class="start-marker" x1=c.start_x y1=0.0 x2=c.start_x y2=h />
+                    {c.end_x.map(|x| view! { <line class="end-marker" x1=x y1=0.0 x2=x y2=h /> })}
+                </g>
+            }
+        })
+    };
+
+    let rows = move || {
+        let Some(l) = laid.get() else {
+            return Vec::new();
+        };
+        visible
+            .get()
+            .map(|i| (l.generation, i, l.chart.clone()))
+            .collect::<Vec<_>>()
+    };
+    let row_view = move |(_, i, chart): (u64, usize, Arc<Chart>)| {
+        let row: &Row = &chart.rows[i];
+        let names = stage_names.get_untracked();
+        row_element(row, &names, toggle_stage, selected, dragged)
+    };
+
+    let legend = BarKind::ALL
+        .iter()
+        .map(|k| {
+            view! {
+                <li><svg width="14" height="10" aria-hidden="true"><rect class=k.css_class() x="0" y="0" width="14" height="10" /></svg>
+                {k.legend()}</li>
+            }
+        })
+        .collect_view();
+
+    view! {
+        <section class="chart" class:embed=embed class:stale=move || stale.get() data-testid="chart">
+            <div class="chart-toolbar" role="toolbar" aria-label="chart view">
+                <button on:click=move |_| zoom(1.5) title="zoom in (or ctrl + mouse wheel)">"+"</button>
+                <button on:click=move |_| zoom(1.0 / 1.5) title="zoom out">"−"</button>
+                <button on:click=move |_| pan(-0.4) title="earlier (or drag the chart)">"◀"</button>
+                <button on:click=move |_| pan(0.4) title="later">"▶"</button>
+                <button on:click=move |_| fit() title="show the whole run">"Fit"</button>
+                <button on:click=move |_| collapsed.set(stage_names.get_untracked()) title="hide the cluster rows">"Collapse all"</button>
+                <button on:click=move |_| collapsed.set(Vec::new()) title="show every cluster row">"Expand all"</button>
+                <Show when=move || stale.get()>
+                    <span class="stale-note" data-testid="stale-note">"stale: the text has errors; this is the last plan that could be computed"</span>
+                </Show>
+            </div>
+            <Show
+                when=move || laid.with(|l| l.is_some())
+                fallback=|| view! { <p class="chart-empty">"No plan to draw yet: fix the errors in the scenario."</p> }
+            >
+                <svg class="axis" width=total_width height=AXIS_HEIGHT role="presentation">
+                    {axis}
+                </svg>
+            </Show>
+            <div
+                class="chart-body"
+                node_ref=body_ref
+                on:scroll=on_scroll
+                on:wheel=on_wheel
+                on:mousedown=on_mousedown
+                on:mousemove=on_mousemove
+                on:mouseup=end_drag
+                on:mouseleave=end_drag
+            >
+                <svg class="rows" width=total_width height=chart_height role="img" aria-label="rollout timeline">
+                    <defs>
+                        <clipPath id="label-clip">
+                            <rect x="0" y="0" width=LABEL_WIDTH - 8.0 height=chart_height />
+                        </clipPath>
+                    </defs>
+                    {backdrop}
+                    <For each=rows key=|(g, i, _)| (*g, *i) children=row_view />
+                </svg>
+            </div>
+            <div class="chart-foot">
+                <p class="selection" data-testid="selection">
+                    {move || selected.get().unwrap_or_else(|| "Hover a bar for its times and reason; click to keep it here.".into())}
+                </p>
+                <ul class="legend" aria-label="legend">{legend}</ul>
+            </div>
+        </section>
+    }
+}
+
+/// One row: label (a stage's toggles its cluster rows), bars with tooltips and text labels.
+fn row_element(
+    row: &Row,
+    stage_names: &[String],
+    toggle_stage: impl Fn(String) + Copy + Send + Sync + 'static,
+    selected: RwSignal<Option<String>>,
+    dragged: RwSignal<bool>,
+) -> impl IntoView {
+    let y = row.y;
+    let h = row.height;
+    let text_y = y + h * 0.68;
+    let (is_stage, folded, stage) = match row.kind {
+        RowKind::Stage { stage, collapsed } => (true, collapsed, stage),
+        RowKind::Cluster { stage, .. } => (false, false, stage),
+    };
+    let stage_name = stage_names.get(stage).cloned().unwrap_or_default();
+    let label = if is_stage {
+        format!("{} {}", if folded { "▸" } else { "▾" }, row.label)
+    } else {
+        row.label.clone()
+    };
+    let on_label = move |_| {
+        if is_stage {
+            toggle_stage(stage_name.clone());
+        }
+    };
+    let bars = row
+        .bars
+        .iter()
+        .map(|b| {
+            let title = b.title.clone();
+            let pick = title.clone();
+            let on_bar = move |_| {
+                if !dragged.get_untracked() {
+                    selected.set(Some(pick.clone()));
+                }
+            };
+            // Text on the bar only where it fits (about 6.5 px per character at this size).
+            let text = (!b.label.is_empty() && b.width > 6.5 * b.label.chars().count() as f64 + 6.0)
+                .then(|| view! { <text class="bar-label" x=b.x + 3.0 y=text_y>{b.label.clone()}</text> });
+            view! {
+                <rect
+                    class=format!("bar {}{}", b.kind.css_class(), if b.open_end { " open-end" } else { "" })
+                    x=b.x
+                    y=y + 3.0
+                    width=b.width
+                    height=h - 6.0
+                    rx="2"
+                    on:click=on_bar
+                >
+                    <title>{title}</title>
+                </rect>
+                {text}
+            }
+        })
+        .collect_view();
+    view! {
+        <g class=if is_stage { "row row-stage" } else { "row row-cluster" } data-row=row.label.clone()>
+            {is_stage.then(|| view! { <rect class="stage-band" x="0" y=y width="100%" height=h /> })}
+            <text
+                class=if is_stage { "label label-stage" } else { "label" }
+                x=if is_stage { 4.0 } else { 16.0 }
+                y=text_y
+                clip-path="url(#label-clip)"
+                tabindex=if is_stage { "0" } else { "-1" }
+                on:click=on_label
+            >
+                {label}
+            </text>
+            <g transform=format!("translate({LABEL_WIDTH},0)")>{bars}</g>
+        </g>
+    }
+}

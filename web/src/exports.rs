@@ -1,0 +1,169 @@
+//! Downloads: the scenario as YAML, the plan as JSON, CSV and Mermaid, the chart as SVG and PNG.
+//!
+//! The file contents come from the core (`export`, `gantt::svg`); this module only names the files and
+//! hands them to the browser. The chart export lays out the whole run (every row, fitted), not the part
+//! the screen happens to show.
+
+use fleetplan::gantt::{self, View};
+use fleetplan::Plan;
+
+use crate::browser;
+use crate::chart::LABEL_WIDTH;
+
+/// Width of the time area in exported charts, px: readable on a docs page, not too wide for a slide.
+const EXPORT_WIDTH: f64 = 1100.0;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Yaml,
+    Json,
+    Csv,
+    Mermaid,
+    Svg,
+    Png,
+}
+
+impl Format {
+    pub const ALL: [Format; 6] = [
+        Format::Yaml,
+        Format::Json,
+        Format::Csv,
+        Format::Mermaid,
+        Format::Svg,
+        Format::Png,
+    ];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Format::Yaml => "Scenario YAML",
+            Format::Json => "Plan JSON",
+            Format::Csv => "Plan CSV",
+            Format::Mermaid => "Mermaid gantt",
+            Format::Svg => "Chart SVG",
+            Format::Png => "Chart PNG",
+        }
+    }
+
+    /// Whether the format needs a plan (everything but the scenario text itself).
+    pub fn needs_plan(self) -> bool {
+        self != Format::Yaml
+    }
+}
+
+/// A file name from the run's name, kept to characters every file system accepts.
+pub fn file_stem(plan: Option<&Plan>) -> String {
+    let raw = plan
+        .map(|p| p.scenario.clone().unwrap_or_else(|| p.run.clone()))
+        .unwrap_or_else(|| "scenario".into());
+    let stem: String = raw
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .take(60)
+        .collect();
+    if stem.trim_matches('-').is_empty() {
+        "fleetplan".into()
+    } else {
+        stem
+    }
+}
+
+/// The whole run laid out for export, and its standalone SVG.
+pub fn chart_svg(plan: &Plan) -> (String, f64, f64) {
+    let chart = gantt::layout(plan, &View::fit(plan, EXPORT_WIDTH));
+    let svg = gantt::svg(&chart, LABEL_WIDTH);
+    // The document's own size, as `gantt::svg` wrote it on its root element.
+    let size = |attr: &str| {
+        svg.split_once(&format!("{attr}=\""))
+            .and_then(|(_, rest)| rest.split_once('"'))
+            .and_then(|(n, _)| n.parse::<f64>().ok())
+    };
+    let w = size("width").unwrap_or(LABEL_WIDTH + EXPORT_WIDTH);
+    let h = size("height").unwrap_or(chart.height + 80.0);
+    (svg, w, h)
+}
+
+/// The text of one export, with its file name and MIME type; `None` for PNG (drawn by the browser) and
+/// for plan formats without a plan.
+pub fn render(
+    format: Format,
+    text: &str,
+    plan: Option<&Plan>,
+) -> Option<(String, &'static str, String)> {
+    let stem = file_stem(plan);
+    match format {
+        Format::Yaml => Some((format!("{stem}.yaml"), "application/yaml", text.to_string())),
+        Format::Json => plan.map(|p| {
+            (
+                format!("{stem}.plan.json"),
+                "application/json",
+                crate::compat::plan_json(p),
+            )
+        }),
+        Format::Csv => plan.and_then(|p| {
+            crate::compat::plan_csv(p).map(|t| (format!("{stem}.plan.csv"), "text/csv", t))
+        }),
+        Format::Mermaid => plan.and_then(|p| {
+            crate::compat::plan_mermaid(p).map(|t| (format!("{stem}.mmd"), "text/plain", t))
+        }),
+        Format::Svg => plan.map(|p| (format!("{stem}.svg"), "image/svg+xml", chart_svg(p).0)),
+        Format::Png => None,
+    }
+}
+
+/// Starts the download of one export in the browser.
+pub fn download(format: Format, text: &str, plan: Option<&Plan>) -> bool {
+    if format == Format::Png {
+        let Some(p) = plan else { return false };
+        let (svg, w, h) = chart_svg(p);
+        // Twice the pixels: crisp on high-density screens and when zoomed in a document.
+        return browser::download_svg_as_png(&svg, w, h, 2.0, &format!("{}.png", file_stem(plan)));
+    }
+    match render(format, text, plan) {
+        Some((name, mime, content)) => browser::download_text(&name, mime, &content),
+        None => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::analyse;
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn every_text_export_of_the_example_has_content() {
+        let text = crate::link::example_text();
+        let a = analyse(text, None);
+        let plan = a.plan.as_deref();
+        for f in Format::ALL {
+            if f == Format::Png {
+                continue;
+            }
+            let Some((name, _, content)) = render(f, text, plan) else {
+                // CSV and Mermaid come with the core's export module.
+                assert!(matches!(f, Format::Csv | Format::Mermaid), "{f:?}");
+                continue;
+            };
+            assert!(name.starts_with("staged-rollout"), "{name}");
+            assert!(!content.is_empty(), "{f:?}");
+        }
+        let (svg, w, h) = chart_svg(plan.unwrap());
+        assert!(svg.starts_with("<svg"));
+        assert!(w > EXPORT_WIDTH && h > 100.0, "{w}x{h}");
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn file_names_are_safe() {
+        assert_eq!(file_stem(None), "scenario");
+        let mut plan = (*analyse(crate::link::example_text(), None).plan.unwrap()).clone();
+        plan.scenario = Some("../<script>".into());
+        assert_eq!(file_stem(Some(&plan)), "----script-");
+        plan.scenario = Some("///".into());
+        assert_eq!(file_stem(Some(&plan)), "fleetplan");
+    }
+}

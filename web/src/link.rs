@@ -1,0 +1,154 @@
+//! Share links, embed mode and autosave: which scenario text the page opens with, and the links it hands out.
+//!
+//! Pure string work over the core's `share` codec, so every damaged-link case is tested natively. The
+//! order on load is: a share link in the fragment, then the autosaved text, then the built-in example.
+
+use fleetplan::{examples, share};
+
+/// localStorage key of the autosaved scenario text. Versioned so a later format can ignore old entries.
+pub const AUTOSAVE_KEY: &str = "fleetplan.scenario.v1";
+
+/// Share payloads longer than this are not mirrored into the address bar while typing (pasting a large
+/// manifest list must not make every keystroke rewrite a megabyte URL); "Copy link" still offers them.
+pub const MIRROR_LIMIT: usize = 32 * 1024;
+
+/// What the page opens with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening {
+    pub text: String,
+    /// Shown above the page when the link could not be opened; says why and that the example is shown.
+    pub banner: Option<String>,
+}
+
+/// The text of the default example (the KubeFleet staging → canary → production rollout).
+pub fn example_text() -> &'static str {
+    examples::get(examples::DEFAULT).map_or("", |e| e.text)
+}
+
+/// True when the query asks for embed mode (`?embed=1`, `?embed`, `?embed=true`).
+pub fn embed_mode(search: &str) -> bool {
+    search
+        .trim_start_matches('?')
+        .split('&')
+        .any(|kv| match kv.split_once('=') {
+            Some((k, v)) => k == "embed" && v != "0" && v != "false",
+            None => kv == "embed",
+        })
+}
+
+/// The share payload in a fragment (`#s=…`, also among other `&`-separated keys), or `None` when the
+/// fragment holds no `s=` key at all.
+pub fn fragment_payload(hash: &str) -> Option<&str> {
+    hash.trim_start_matches('#')
+        .split('&')
+        .find_map(|kv| kv.strip_prefix("s="))
+}
+
+/// Chooses the opening text: the fragment's scenario wins over the autosave, which wins over the example.
+/// A fragment that is there but cannot be decoded gives the example and a banner saying why.
+pub fn opening(hash: &str, autosaved: Option<String>) -> Opening {
+    if let Some(payload) = fragment_payload(hash) {
+        return match share::decode(payload) {
+            Ok(text) => Opening { text, banner: None },
+            Err(e) => Opening {
+                text: example_text().to_string(),
+                banner: Some(format!(
+                    "This link could not be opened: {e}. Showing the built-in example instead."
+                )),
+            },
+        };
+    }
+    match autosaved {
+        Some(text) if !text.trim().is_empty() => Opening { text, banner: None },
+        _ => Opening {
+            text: example_text().to_string(),
+            banner: None,
+        },
+    }
+}
+
+/// The fragment (without `#`) that carries `text`.
+pub fn fragment_for(text: &str) -> String {
+    format!("s={}", share::encode(text))
+}
+
+/// The link that reopens `text` in the full app.
+pub fn share_url(base: &str, text: &str) -> String {
+    format!("{base}#{}", fragment_for(text))
+}
+
+/// The link for an iframe: the chart alone, read-only.
+pub fn embed_url(base: &str, text: &str) -> String {
+    format!("{base}?embed=1#{}", fragment_for(text))
+}
+
+/// An iframe snippet for a docs portal. The URL is attribute-escaped so no scenario text can break out.
+pub fn iframe_snippet(embed_url: &str) -> String {
+    format!(
+        "<iframe src=\"{}\" title=\"fleetplan rollout plan\" width=\"100%\" height=\"480\" style=\"border:0\" loading=\"lazy\"></iframe>",
+        fleetplan::gantt::xml_escape(embed_url)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn embed_mode_reads_the_query() {
+        assert!(embed_mode("?embed=1"));
+        assert!(embed_mode("?x=2&embed"));
+        assert!(!embed_mode("?embed=0"));
+        assert!(!embed_mode(""));
+        assert!(!embed_mode("?embedded=1"));
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn a_share_link_round_trips_and_wins_over_the_autosave() {
+        let text = "name: mine\n";
+        let url = share_url("http://127.0.0.1:8080/", text);
+        let hash = &url[url.find('#').unwrap()..];
+        let o = opening(hash, Some("saved".into()));
+        assert_eq!(o.text, text);
+        assert_eq!(o.banner, None);
+        let e = embed_url("http://h/", text);
+        assert!(e.starts_with("http://h/?embed=1#s=1."));
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn without_a_link_the_autosave_then_the_example_opens() {
+        assert_eq!(opening("", Some("saved".into())).text, "saved");
+        assert_eq!(opening("#other", Some("  ".into())).text, example_text());
+        assert_eq!(opening("", None).text, example_text());
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn damaged_links_open_the_example_with_a_reason() {
+        let good = fragment_for("name: a\nclusters: []\n");
+        let truncated = &good[..good.len() - 5];
+        for hash in [
+            "#s=garbage!!",
+            "#s=",
+            "#s=9.abc",
+            &format!("#{truncated}"),
+            "#s=1.%%%",
+        ] {
+            let o = opening(hash, Some("saved".into()));
+            assert_eq!(o.text, example_text(), "{hash}");
+            let banner = o.banner.expect(hash);
+            assert!(
+                banner.starts_with("This link could not be opened: "),
+                "{banner}"
+            );
+        }
+        let huge = format!("#s=1.{}", "A".repeat(share::MAX_PAYLOAD_LEN + 10));
+        assert!(opening(&huge, None).banner.is_some());
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn the_iframe_snippet_escapes_its_url() {
+        let s = iframe_snippet("http://h/?embed=1#s=1.\"><script>");
+        assert!(!s.contains("<script>"));
+        assert!(s.contains("&quot;&gt;&lt;script&gt;"));
+    }
+}

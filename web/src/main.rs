@@ -1,0 +1,5 @@
+//! Entry point of the browser app (built by Trunk): mounts the root component, nothing else.
+
+fn main() {
+    fleetplan_web::start();
+}
