@@ -161,6 +161,57 @@ pub struct Bar {
     pub title: String,
     /// The phase never ends (an approval nobody grants): drawn to the edge, marked open.
     pub open_end: bool,
+    /// Parallel phases (an after-stage TimedWait and Approval) share the row in `lanes` horizontal
+    /// strips; this bar is drawn in strip `lane`, so neither hides the other.
+    pub lane: u8,
+    pub lanes: u8,
+}
+
+impl Bar {
+    /// Top and height of the bar inside a row at `row_y` of height `row_height`.
+    pub fn vertical(&self, row_y: f64, row_height: f64) -> (f64, f64) {
+        let inner = (row_height - 6.0).max(1.0);
+        let lanes = f64::from(self.lanes.max(1));
+        let h = inner / lanes;
+        (row_y + 3.0 + h * f64::from(self.lane), h)
+    }
+}
+
+/// Puts overlapping bars of one row into separate lanes (greedy, in start order).
+fn assign_lanes(bars: &mut [Bar]) {
+    let mut lane_ends: Vec<f64> = Vec::new();
+    let mut order: Vec<usize> = (0..bars.len()).collect();
+    order.sort_by(|&a, &b| bars[a].x.total_cmp(&bars[b].x));
+    for i in order {
+        let b = &mut bars[i];
+        let lane = lane_ends
+            .iter()
+            .position(|end| *end <= b.x + 0.5)
+            .unwrap_or(lane_ends.len());
+        if lane == lane_ends.len() {
+            lane_ends.push(0.0);
+        }
+        lane_ends[lane] = b.x + b.width;
+        b.lane = lane.min(u8::MAX as usize) as u8;
+    }
+    let lanes = lane_ends.len().clamp(1, u8::MAX as usize) as u8;
+    // Only bars that overlap another are drawn in a strip; the rest keep the full row height.
+    let overlapping: Vec<bool> = (0..bars.len())
+        .map(|i| {
+            let a = &bars[i];
+            bars.iter()
+                .enumerate()
+                .any(|(j, b)| j != i && a.x < b.x + b.width - 0.5 && b.x < a.x + a.width - 0.5)
+        })
+        .collect();
+    for (b, overlaps) in bars.iter_mut().zip(overlapping) {
+        if overlaps {
+            b.lanes = lanes;
+        } else {
+            b.lane = 0;
+            b.lanes = 1;
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -283,6 +334,7 @@ pub fn layout(plan: &Plan, view: &View) -> Chart {
                 bars.push(bar);
             }
         }
+        assign_lanes(&mut bars);
         let status = match stage.status {
             StageStatus::Skipped => " (skipped: no clusters)",
             StageStatus::Failed => " (failed)",
@@ -374,6 +426,8 @@ fn bar(
         label,
         title,
         open_end,
+        lane: 0,
+        lanes: 1,
     })
 }
 
@@ -630,22 +684,21 @@ pub fn svg(chart: &Chart, label_width: f64) -> String {
         );
         let _ = write!(s, r#"<g transform="translate({lw:.1},0)">"#);
         for b in &row.bars {
+            let (by, bh) = b.vertical(y, row.height);
             let _ = write!(
                 s,
-                r#"<rect class="{}" x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}"><title>{}</title></rect>"#,
+                r#"<rect class="{}" x="{:.1}" y="{by:.1}" width="{:.1}" height="{bh:.1}"><title>{}</title></rect>"#,
                 b.kind.css_class(),
                 b.x,
-                y + 3.0,
                 b.width,
-                row.height - 6.0,
                 xml_escape(&b.title)
             );
-            if !b.label.is_empty() && b.width > 7.0 * b.label.len() as f64 {
+            if !b.label.is_empty() && b.width > 7.0 * b.label.len() as f64 && bh >= 9.0 {
                 let _ = write!(
                     s,
                     r#"<text class="bar-label" x="{:.1}" y="{:.1}">{}</text>"#,
                     b.x + 3.0,
-                    y + row.height * 0.7,
+                    by + bh * 0.5 + 3.5,
                     xml_escape(&b.label)
                 );
             }
@@ -714,6 +767,35 @@ mod tests {
             "{}",
             b.title
         );
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn parallel_after_stage_tasks_get_separate_lanes() {
+        let plan = staged_plan();
+        let chart = layout(&plan, &View::fit(&plan, 1000.0));
+        let prod = chart
+            .rows
+            .iter()
+            .find(|r| r.label == "production")
+            .expect("stage row");
+        let wait = prod
+            .bars
+            .iter()
+            .find(|b| b.kind == BarKind::TimedWait)
+            .expect("timed wait");
+        let approval = prod
+            .bars
+            .iter()
+            .find(|b| b.kind == BarKind::AfterApproval)
+            .expect("approval");
+        assert_eq!((wait.lanes, approval.lanes), (2, 2));
+        assert_ne!(wait.lane, approval.lane);
+        let before = prod
+            .bars
+            .iter()
+            .find(|b| b.kind == BarKind::BeforeApproval)
+            .expect("before");
+        assert_eq!(before.lane, 0, "sequential phases stay in the first lane");
     }
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
