@@ -183,8 +183,8 @@ pub fn json(plan: &Plan) -> String {
 }
 
 /// The plan as a Mermaid `gantt` block (without the surrounding code fence): one `section` per stage
-/// with its waits and cluster updates as tasks, times as Unix seconds (`dateFormat X`) with explicit end
-/// times. Mermaid draws the axis in the viewer's local time zone. Stages with more than
+/// with its waits and cluster updates as tasks, times as Unix milliseconds (`dateFormat x`) with
+/// explicit end times. Mermaid draws the axis in the viewer's local time zone. Stages with more than
 /// [`MERMAID_MAX_CLUSTERS_PER_STAGE`] clusters show their updates as one aggregated task.
 pub fn mermaid(plan: &Plan) -> String {
     // Something that never ends is drawn up to the last instant the plan knows (at least an hour),
@@ -193,13 +193,16 @@ pub fn mermaid(plan: &Plan) -> String {
     let mut out = String::with_capacity(256 + plan.summary.clusters.min(10_000) * 64);
     out.push_str("gantt\n");
     let _ = writeln!(out, "    title {}", mermaid_text(&title(plan)));
-    out.push_str("    dateFormat X\n");
+    // Milliseconds, not `X` seconds: Mermaid 11 reads a numeric start as milliseconds whatever the
+    // format says (a task at 1795424400 s lands in January 1970) but parses ends by the format, so only
+    // `x` gets both right. Checked against mermaid 11.17's parser.
+    out.push_str("    dateFormat x\n");
     out.push_str("    axisFormat %m-%d %H:%M\n");
     // A projection is about the future: today's marker would sit far from the chart, or on it by chance.
     out.push_str("    todayMarker off\n");
     let _ = writeln!(
         out,
-        "    %% fleetplan: run {}, starts {}, times in UTC seconds, drawn in the viewer's time zone",
+        "    %% fleetplan: run {}, starts {}, times in Unix milliseconds, drawn in the viewer's time zone",
         mermaid_text(&plan.run),
         plan.start
     );
@@ -305,8 +308,8 @@ fn task(out: &mut String, name: &str, tag: &str, id: std::fmt::Arguments<'_>, s:
         out,
         "    {} :{tag}{id}, {}, {}",
         mermaid_text(name),
-        unix_seconds(s),
-        unix_seconds(e.max(s))
+        s.0,
+        e.max(s).0
     );
 }
 
@@ -319,10 +322,6 @@ fn phase_name(p: &Phase) -> String {
         PhaseKind::AfterStageApproval => format!("after-stage approval {}", p.label),
         PhaseKind::Stopped => format!("stopped {}", p.label),
     }
-}
-
-fn unix_seconds(t: Time) -> i64 {
-    t.0.div_euclid(1000)
 }
 
 /// The last instant the plan mentions: where never-ending bars stop.
@@ -709,18 +708,18 @@ mod tests {
         let phases: usize = plan.stages.iter().map(|s| s.phases.len()).sum();
         assert_eq!(tasks.len(), phases + 7);
         assert!(
-            text.contains("    dateFormat X\n    axisFormat %m-%d %H:%M\n"),
+            text.contains("    dateFormat x\n    axisFormat %m-%d %H:%M\n"),
             "{text}"
         );
-        // 2026-11-23T09:00:00Z is 1795424400.
+        // 2026-11-23T09:00:00Z is 1795424400000 ms.
         assert!(
-            text.contains("    updating, maxConcurrency 1 :s0p0, 1795424400, 1795424580\n"),
+            text.contains("    updating, maxConcurrency 1 :s0p0, 1795424400000, 1795424580000\n"),
             "{text}"
         );
         assert!(text.contains(
-            "    after-stage approval example-run-after-canary :s1p1, 1795428360, 1795430160\n"
+            "    after-stage approval example-run-after-canary :s1p1, 1795428360000, 1795430160000\n"
         ));
-        assert!(text.contains("    member7 :s2c4, 1795432320, 1795432500\n"));
+        assert!(text.contains("    member7 :s2c4, 1795432320000, 1795432500000\n"));
         assert_eq!(mermaid(&plan), text, "deterministic");
     }
 
@@ -816,7 +815,9 @@ mod tests {
         let text = mermaid(&plan);
         let (sections, _) = parse_mermaid(&text);
         assert_eq!(sections[0], "(unnamed)");
-        assert!(text.contains("    cluster 2026-01-01 hotfix :s1c0, 1795428180, 1795428180\n"));
+        assert!(
+            text.contains("    cluster 2026-01-01 hotfix :s1c0, 1795428180000, 1795428180000\n")
+        );
     }
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
