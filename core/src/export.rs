@@ -378,11 +378,12 @@ fn starts_like_a_keyword(name: &str) -> bool {
 
 /// Text safe inside a Mermaid gantt line: a task name, section name, title or comment.
 ///
-/// The gantt lexer ends a name at `:`, `#`, `;` or a newline, and treats `%` near its start as a
-/// comment. Mermaid's own escape is an entity code, `#lt;` or `#58;`, replaced before parsing and shown
-/// as the character; HTML's `&lt;` would not do, its `;` ends the name. Entity codes also keep `<`, `>`
-/// and `&` out of the text, so the block can be pasted into an HTML page (`<pre class="mermaid">`)
-/// without a cluster named `<script>` becoming a tag. Other control characters become spaces.
+/// Every Mermaid version ends a task name at `:` or a newline; older grammars also at `#` or `;`; and
+/// `%` at the start of a token opens a comment. Mermaid's own escape is an entity code (`#lt;`, `#58;`),
+/// replaced before parsing and drawn as the character, whereas HTML's `&lt;` would be drawn literally
+/// (task names are set as text). Entity codes also keep `<`, `>` and `&` out of the block, so it can be
+/// pasted into an HTML page (`<pre class="mermaid">`) without a cluster named `<script>` becoming a tag.
+/// Checked against mermaid 11.17's parser. Other control characters become spaces.
 pub fn mermaid_text(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 8);
     for ch in s.chars() {
