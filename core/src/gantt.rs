@@ -595,22 +595,8 @@ pub fn visible_rows(chart: &Chart, scroll_top: f64, viewport_height: f64) -> Ran
     start..end.max(start)
 }
 
-/// Escapes text for XML/SVG content and attribute values.
-pub fn xml_escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c if (c as u32) < 0x20 && c != '\n' && c != '\t' => out.push(' '),
-            c => out.push(c),
-        }
-    }
-    out
-}
+/// Escaping for SVG text lives with the other exports; re-exported here for chart code.
+pub use crate::export::xml_escape;
 
 pub const AXIS_HEIGHT: f64 = 40.0;
 const LEGEND_HEIGHT: f64 = 24.0;
