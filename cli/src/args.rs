@@ -53,6 +53,12 @@ pub enum Format {
     Table,
     Json,
     Yaml,
+    /// One row per cluster update and per stage phase, for spreadsheets.
+    Csv,
+    /// A Mermaid `gantt` block, for docs that render Mermaid.
+    Mermaid,
+    /// The Gantt chart as a standalone SVG document.
+    Svg,
 }
 
 fn parse_start(text: &str) -> Result<Time, String> {

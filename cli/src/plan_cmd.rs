@@ -32,7 +32,7 @@ pub fn run(args: &PlanArgs) -> Status {
     let status = Status::failed_if(any_error || plans.is_empty());
     match args.format {
         Format::Table => out::to_stdout(status, |w| table::write(w, &loaded.diagnostics, &plans)),
-        Format::Json | Format::Yaml => {
+        Format::Json | Format::Yaml | Format::Csv | Format::Mermaid | Format::Svg => {
             // Plans carry their own diagnostics; the loader's belong to no plan, and stdout must
             // stay machine-readable, so they go to stderr.
             for d in &loaded.diagnostics {
@@ -48,6 +48,23 @@ pub fn run(args: &PlanArgs) -> Status {
 /// JSON is written straight from the Plan so fields keep their declared order; YAML goes through a
 /// `Value` because that is what the YAML writer takes.
 fn write_structured(w: &mut dyn Write, format: Format, plans: &[Plan]) -> io::Result<()> {
+    // The text exports render one plan each; several are written one after the other.
+    let per_plan: Option<fn(&Plan) -> String> = match format {
+        Format::Csv => Some(fleetplan::export::csv),
+        Format::Mermaid => Some(fleetplan::export::mermaid),
+        Format::Svg => Some(svg_of),
+        _ => None,
+    };
+    if let Some(render) = per_plan {
+        for plan in plans {
+            let text = render(plan);
+            w.write_all(text.as_bytes())?;
+            if !text.ends_with('\n') {
+                writeln!(w)?;
+            }
+        }
+        return Ok(());
+    }
     if format == Format::Yaml {
         let value = match plans {
             [one] => serde_json::to_value(one),
@@ -67,4 +84,10 @@ fn write_structured(w: &mut dyn Write, format: Format, plans: &[Plan]) -> io::Re
     }
     .map_err(io::Error::other)?;
     writeln!(w)
+}
+
+/// The whole chart, fitted to a width that keeps an hour of a day-long run readable.
+fn svg_of(plan: &Plan) -> String {
+    let view = fleetplan::gantt::View::fit(plan, 1200.0);
+    fleetplan::gantt::svg(&fleetplan::gantt::layout(plan, &view), 180.0)
 }

@@ -318,3 +318,41 @@ fn json_output_is_the_golden_plan() {
         "CLI JSON differs from examples/staged.plan.json (same Plan, same serializer)"
     );
 }
+
+#[test]
+fn exports_for_spreadsheets_docs_and_images() {
+    let file = repo_file("examples/staged.yaml");
+    let csv = run(&["plan", "--format", "csv", &file]);
+    assert!(csv.status.success(), "{}", stderr(&csv));
+    let text = stdout(&csv);
+    assert_eq!(
+        text.lines().next(),
+        Some("stage,cluster,kind,start,end,duration_seconds,status,label"),
+        "{text}"
+    );
+    assert!(text.contains("\r\n"), "RFC 4180 line endings");
+    assert_eq!(
+        text.lines()
+            .filter(|l| l.contains(",cluster-update,"))
+            .count(),
+        7,
+        "a row per cluster"
+    );
+
+    let mermaid = stdout(&run(&["plan", "--format", "mermaid", &file]));
+    assert!(mermaid.starts_with("gantt\n"), "{mermaid}");
+    assert_eq!(
+        mermaid
+            .lines()
+            .filter(|l| l.trim_start().starts_with("section "))
+            .count(),
+        3
+    );
+
+    let svg = stdout(&run(&["plan", "--format", "svg", &file]));
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+    assert!(
+        svg.contains("example-run-after-canary"),
+        "tooltips name the approval request"
+    );
+}
