@@ -30,8 +30,17 @@ else
     cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
 fi
 
-# Tools of the browser app (Trunk builds it; Chromium runs its end-to-end tests). Nothing in the core's
-# tests needs them yet, so a failure here warns instead of stopping the tests.
+# Node tools of the browser app, exactly as package-lock.json pins them: playwright-core drives Chromium in
+# the end-to-end test, binaryen's wasm-opt shrinks the release wasm. Re-installed when the lockfile changes.
+if [ ! -x node_modules/.bin/playwright-core ] || [ ! -x node_modules/.bin/wasm-opt ] \
+    || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+    npm ci --no-audit --no-fund
+else
+    echo "setup: node packages already installed"
+fi
+
+# Tools of the browser app (Trunk builds it; Chromium runs its browser tests). The core's tests do not need
+# them, so a failure here warns instead of stopping; the browser tests then fail with the reason.
 TRUNK_VERSION=0.21.14
 if trunk --version 2>/dev/null | grep -qF "$TRUNK_VERSION"; then
     echo "setup: trunk $TRUNK_VERSION already installed"

@@ -73,7 +73,7 @@ pub fn GanttChart(
         if let Some(Some(el)) = body_ref.try_get_untracked() {
             let w = el.client_width() as f64 - LABEL_WIDTH - 12.0;
             let _ = width.try_set(w.max(200.0));
-            let _ = viewport.try_set((el.client_height() as f64).max(100.0));
+            let _ = viewport.try_set(viewport_height(&el));
         }
     };
     Effect::new(move |_| {
@@ -196,7 +196,7 @@ pub fn GanttChart(
     let on_scroll = move |_| {
         if let Some(el) = body_ref.get_untracked() {
             scroll_top.set(el.scroll_top() as f64);
-            viewport.set((el.client_height() as f64).max(100.0));
+            viewport.set(viewport_height(&el));
         }
     };
 
@@ -325,6 +325,17 @@ pub fn GanttChart(
     }
 }
 
+/// The height of the chart body that can show rows: its own, but never more than the window's, so the
+/// rows stay virtualised even where no stylesheet bounds the body (an embedding page, a test page).
+fn viewport_height(el: &web_sys::HtmlDivElement) -> f64 {
+    let own = el.client_height() as f64;
+    let window = web_sys::window()
+        .and_then(|w| w.inner_height().ok())
+        .and_then(|h| h.as_f64())
+        .unwrap_or(own);
+    own.min(window).max(100.0)
+}
+
 /// One row: label (a stage's toggles its cluster rows), bars with tooltips and text labels.
 fn row_element(
     row: &Row,
@@ -346,9 +357,17 @@ fn row_element(
     } else {
         row.label.clone()
     };
+    let name_for_key = stage_name.clone();
     let on_label = move |_| {
         if is_stage {
             toggle_stage(stage_name.clone());
+        }
+    };
+    // Stage labels are focusable; Enter or Space toggles them like a click.
+    let on_label_key = move |ev: web_sys::KeyboardEvent| {
+        if is_stage && (ev.key() == "Enter" || ev.key() == " ") {
+            ev.prevent_default();
+            toggle_stage(name_for_key.clone());
         }
     };
     let bars = row
@@ -362,16 +381,25 @@ fn row_element(
                     selected.set(Some(pick.clone()));
                 }
             };
-            // Text on the bar only where it fits (about 6.5 px per character at this size).
-            let text = (!b.label.is_empty() && b.width > 6.5 * b.label.chars().count() as f64 + 6.0)
-                .then(|| view! { <text class="bar-label" x=b.x + 3.0 y=text_y>{b.label.clone()}</text> });
+            // Parallel phases (a soak beside an approval) share the row in lanes the core assigned.
+            let (bar_y, bar_h) = b.vertical(y, h);
+            // Text on the bar only where it fits (about 6.5 px per character, 9 px of height).
+            let fits = b.width > 6.5 * b.label.chars().count() as f64 + 6.0 && bar_h >= 9.0;
+            let font = if bar_h < 13.0 { 8.5 } else { 10.5 };
+            let text = (!b.label.is_empty() && fits).then(|| {
+                view! {
+                    <text class="bar-label" x=b.x + 3.0 y=bar_y + bar_h / 2.0 + font * 0.36 font-size=font>
+                        {b.label.clone()}
+                    </text>
+                }
+            });
             view! {
                 <rect
                     class=format!("bar {}{}", b.kind.css_class(), if b.open_end { " open-end" } else { "" })
                     x=b.x
-                    y=y + 3.0
+                    y=bar_y
                     width=b.width
-                    height=h - 6.0
+                    height=bar_h
                     rx="2"
                     on:click=on_bar
                 >
@@ -391,6 +419,7 @@ fn row_element(
                 clip-path="url(#label-clip)"
                 tabindex=if is_stage { "0" } else { "-1" }
                 on:click=on_label
+                on:keydown=on_label_key
             >
                 {label}
             </text>

@@ -7,9 +7,9 @@
 //! component tests mount directly.
 
 pub mod analysis;
+pub mod api;
 pub mod browser;
 pub mod chart;
-pub mod compat;
 pub mod exports;
 pub mod history;
 pub mod link;
@@ -32,11 +32,19 @@ use crate::history::History;
 /// enough to feel live.
 const DEBOUNCE: StdDuration = StdDuration::from_millis(150);
 
-/// Mounts the app on the page's body. A panic hook is installed only as a last line of defence: input
-/// errors are diagnostics, never panics.
+/// Mounts the app on the page's body, unless the page only loads the module for its JavaScript API
+/// (`<body data-fleetplan="api">`). A panic hook is installed only as a last line of defence: input errors
+/// are diagnostics, never panics.
 pub fn start() {
     console_error_panic_hook::set_once();
-    leptos::mount::mount_to_body(App);
+    let api_only = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.body())
+        .and_then(|b| b.get_attribute("data-fleetplan"))
+        .is_some_and(|v| v == "api");
+    if !api_only {
+        leptos::mount::mount_to_body(App);
+    }
 }
 
 /// The page: reads `?embed=1`, the share fragment and the autosave, then shows the planner.

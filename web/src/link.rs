@@ -86,7 +86,7 @@ pub fn embed_url(base: &str, text: &str) -> String {
 pub fn iframe_snippet(embed_url: &str) -> String {
     format!(
         "<iframe src=\"{}\" title=\"fleetplan rollout plan\" width=\"100%\" height=\"480\" style=\"border:0\" loading=\"lazy\"></iframe>",
-        fleetplan::gantt::xml_escape(embed_url)
+        fleetplan::export::xml_escape(embed_url)
     )
 }
 

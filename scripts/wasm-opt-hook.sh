@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Trunk post-build hook (see Trunk.toml): shrinks the release wasm with binaryen's wasm-opt from npm.
+# Trunk cannot use its own (it would download one), so index.html disables Trunk's and this runs instead.
+# Dev builds are left alone (fast rebuilds); without node_modules it warns and leaves the wasm as is.
+set -euo pipefail
+
+if [ "${TRUNK_PROFILE:-debug}" != "release" ]; then
+    exit 0
+fi
+opt="$TRUNK_SOURCE_DIR/node_modules/.bin/wasm-opt"
+if [ ! -x "$opt" ]; then
+    echo "wasm-opt-hook: $opt missing (run scripts/setup.sh); the bundle stays unoptimized" >&2
+    exit 0
+fi
+for wasm in "$TRUNK_STAGING_DIR"/*.wasm; do
+    [ -e "$wasm" ] || continue
+    # The features rustc enables by default for wasm32-unknown-unknown; wasm-opt must accept them all.
+    "$opt" -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+        --enable-mutable-globals --enable-reference-types --enable-multivalue \
+        "$wasm" -o "$wasm.opt"
+    mv "$wasm.opt" "$wasm"
+done

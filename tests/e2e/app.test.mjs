@@ -1,0 +1,293 @@
+// End-to-end test of the built browser app (dist/, from `trunk build --release`) in Debian's Chromium,
+// driven by playwright-core. Run by scripts/test.sh as `node --test tests/e2e/`; screenshots and measured
+// numbers go to target/e2e/. No browser is downloaded: /usr/bin/chromium is the browser.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import http from "node:http";
+import zlib from "node:zlib";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const dist = path.resolve(process.env.FLEETPLAN_DIST || path.join(root, "dist"));
+const out = path.join(root, "target", "e2e");
+const HOUR = 3_600_000;
+
+const TYPES = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript",
+  ".wasm": "application/wasm",
+  ".css": "text/css",
+};
+
+let server;
+let base;
+let browser;
+const metrics = {};
+
+/** Serves dist/ on 127.0.0.1 at a free port: static files only, index.html for the root. */
+function serve() {
+  return new Promise((resolve) => {
+    const s = http.createServer((req, res) => {
+      const url = new URL(req.url, "http://127.0.0.1");
+      const rel = url.pathname === "/" ? "index.html" : decodeURIComponent(url.pathname.slice(1));
+      const file = path.join(dist, rel);
+      if (!file.startsWith(dist) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+        res.writeHead(404).end("not found");
+        return;
+      }
+      res.writeHead(200, { "content-type": TYPES[path.extname(file)] || "application/octet-stream" });
+      fs.createReadStream(file).pipe(res);
+    });
+    s.listen(0, "127.0.0.1", () => resolve(s));
+  });
+}
+
+/** A scenario of `count` generated clusters in four rings; `wait` is ring0's soak. */
+function generated(count, wait = "1h") {
+  return `name: generated-fleet
+start: 2026-11-23T09:00:00Z
+generate:
+  - count: ${count}
+    name: "c-{i:05}"
+    labels:
+      ring: {values: ["0", "1", "2", "3"], spread: blocks}
+strategy:
+  kind: kubefleet-staged
+  name: rings
+  stages:
+    - name: ring0
+      labelSelector: "ring=0"
+      maxConcurrency: "10%"
+      afterStageTasks: [{type: TimedWait, waitTime: ${wait}}]
+    - name: ring1
+      labelSelector: "ring=1"
+      maxConcurrency: "10%"
+      afterStageTasks: [{type: TimedWait, waitTime: 1h}]
+    - name: ring2
+      labelSelector: "ring=2"
+      maxConcurrency: "20%"
+    - name: ring3
+      labelSelector: "ring=3"
+      maxConcurrency: "20%"
+  run: rings-run
+  placement: fleet-app
+assumptions:
+  updateDuration: 3m
+`;
+}
+
+async function newPage() {
+  // A fresh context per scenario step: no localStorage, no cache shared with the previous page.
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  page.on("console", (m) => {
+    if (m.type() === "error") errors.push(m.text());
+  });
+  // Time to first chart: when the first bar of the chart enters the DOM, from navigation start.
+  await page.addInitScript(() => {
+    const seen = () => {
+      if (!window.__firstChart && document.querySelector("svg.rows rect.bar")) {
+        window.__firstChart = performance.now();
+      }
+    };
+    new MutationObserver(seen).observe(document, { childList: true, subtree: true });
+  });
+  return { context, page, errors };
+}
+
+async function endTime(page) {
+  const el = page.locator('[data-testid="plan-end"]').first();
+  await el.waitFor();
+  return el.getAttribute("data-time");
+}
+
+async function waitForEndChange(page, old) {
+  await page.waitForFunction(
+    (o) => {
+      const t = document.querySelector('[data-testid="plan-end"]')?.getAttribute("data-time");
+      return t && t !== o;
+    },
+    old,
+    { timeout: 20_000 },
+  );
+  return endTime(page);
+}
+
+before(async () => {
+  assert.ok(fs.existsSync(path.join(dist, "index.html")), `no built app in ${dist}: run trunk build --release`);
+  fs.mkdirSync(out, { recursive: true });
+  // The release bundle's transfer size: wasm and JS glue, gzip level 9.
+  const bundle = fs.readdirSync(dist).filter((f) => /\.(wasm|js)$/.test(f));
+  metrics.bundleRawBytes = bundle.reduce((n, f) => n + fs.statSync(path.join(dist, f)).size, 0);
+  metrics.bundleGzipBytes = bundle.reduce(
+    (n, f) => n + zlib.gzipSync(fs.readFileSync(path.join(dist, f)), { level: 9 }).length,
+    0,
+  );
+  server = await serve();
+  base = `http://127.0.0.1:${server.address().port}/`;
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+    headless: true,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  await new Promise((r) => (server ? server.close(r) : r()));
+  fs.writeFileSync(path.join(out, "metrics.json"), JSON.stringify(metrics, null, 2) + "\n");
+  console.log("e2e metrics:", JSON.stringify(metrics));
+});
+
+test("edit, share, embed and a damaged link, as a person would", async () => {
+  // Load: the example's three stages are charted.
+  const { context, page, errors } = await newPage();
+  await page.goto(base);
+  await page.locator("svg.rows rect.bar").first().waitFor();
+  metrics.firstChartMs = Math.round(await page.evaluate(() => window.__firstChart));
+  const stages = await page.locator("g.row-stage text.label").allTextContents();
+  assert.deepEqual(
+    stages.map((s) => s.replace(/^[▾▸]\s*/, "")),
+    ["staging", "canary", "production"],
+  );
+  const before = await endTime(page);
+  assert.equal(before, "2026-11-23T12:15:00Z");
+  await page.screenshot({ path: path.join(out, "app.png") });
+
+  // Edit: staging's TimedWait 1h → 3h moves the end by two hours.
+  const yaml = page.locator('[data-testid="yaml"]');
+  const text = await yaml.inputValue();
+  const edited = text.replace(/waitTime: 1h/, "waitTime: 3h");
+  assert.notEqual(edited, text);
+  await yaml.fill(edited);
+  const after = await waitForEndChange(page, before);
+  assert.equal(Date.parse(after) - Date.parse(before), 2 * HOUR, `${before} → ${after}`);
+  await page.screenshot({ path: path.join(out, "edited.png") });
+
+  // Invalid text: the last chart stays, marked stale, with a located error.
+  await yaml.fill(edited + "\n  - {broken: [\n");
+  await page.locator('[data-testid="stale-note"]').waitFor();
+  const diag = await page.locator(".diag-error .diag-place").first().textContent();
+  assert.match(diag, /^\d+:\d+$/);
+  assert.equal(await endTime(page), after);
+  await page.screenshot({ path: path.join(out, "stale.png") });
+  await yaml.fill(edited);
+  await page.locator('[data-testid="stale-note"]').waitFor({ state: "detached" });
+
+  // Share: the link opens the same plan in a fresh browser context.
+  await page.locator('[data-testid="copy-link"]').click();
+  const link = await page.locator('[data-testid="share-link"]').inputValue();
+  assert.match(link, /#s=1\./);
+  const snippet = await page.locator('[data-testid="embed-snippet"]').inputValue();
+  assert.match(snippet, /^<iframe src="[^"]*\?embed=1#s=1\./);
+
+  // Autosave: the base address (no fragment) in the same context restores the edit.
+  const again = await context.newPage();
+  await again.goto(base);
+  await again.locator("svg.rows rect.bar").first().waitFor();
+  assert.equal(await endTime(again), after);
+  assert.match(await again.locator('[data-testid="yaml"]').inputValue(), /waitTime: 3h/);
+  await again.close();
+
+  const fresh = await newPage();
+  await fresh.page.goto(link);
+  await fresh.page.locator("svg.rows rect.bar").first().waitFor();
+  assert.equal(await endTime(fresh.page), after);
+  assert.equal(await fresh.page.locator('[data-testid="yaml"]').inputValue(), edited);
+  await fresh.page.screenshot({ path: path.join(out, "shared.png") });
+  assert.deepEqual(fresh.errors, []);
+  await fresh.context.close();
+
+  // Embed: the chart alone, no editor, same plan.
+  const embed = await newPage();
+  await embed.page.goto(link.replace("#", "?embed=1#"));
+  await embed.page.locator("svg.rows rect.bar").first().waitFor();
+  assert.equal(await embed.page.locator('[data-testid="yaml"]').count(), 0);
+  assert.equal(await embed.page.locator('[data-testid="copy-link"]').count(), 0);
+  assert.equal(await endTime(embed.page), after);
+  await embed.page.screenshot({ path: path.join(out, "embed.png") });
+  await embed.context.close();
+
+  // A damaged link: a clear message and the example, not a blank page.
+  const bad = await newPage();
+  await bad.page.goto(base + "#s=1.this-is-not-a-scenario!!");
+  const banner = bad.page.locator('[data-testid="banner"]');
+  await banner.waitFor();
+  assert.match(await banner.textContent(), /could not be opened/);
+  await bad.page.locator("svg.rows rect.bar").first().waitFor();
+  assert.equal(await endTime(bad.page), before);
+  await bad.page.screenshot({ path: path.join(out, "bad-link.png") });
+  // A cut link (the tail lost in a chat tool) is also explained.
+  const cut = await bad.context.newPage();
+  await cut.goto(link.slice(0, link.length - 12));
+  await cut.locator('[data-testid="banner"]').waitFor();
+  assert.match(await cut.locator('[data-testid="banner"]').textContent(), /could not be opened/);
+  assert.deepEqual(bad.errors, []);
+  await bad.context.close();
+
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("10,000 clusters stay under 3,000 DOM elements; a 1,000-cluster edit re-plans quickly", async () => {
+  const { context, page, errors } = await newPage();
+  await page.goto(base);
+  await page.locator("svg.rows rect.bar").first().waitFor();
+  const yaml = page.locator('[data-testid="yaml"]');
+
+  // 10,000 clusters: only the rows in view are in the DOM, also after scrolling to the middle.
+  let old = await endTime(page);
+  await yaml.fill(generated(10_000));
+  old = await waitForEndChange(page, old);
+  const count = () => page.evaluate(() => document.getElementsByTagName("*").length);
+  const top = await count();
+  await page.locator(".chart-body").evaluate((el) => {
+    el.scrollTop = el.scrollHeight / 2;
+  });
+  await page.waitForFunction(() => [...document.querySelectorAll("g.row-cluster")].some((g) => /c-0[45]\d{3}/.test(g.dataset.row)));
+  const middle = await count();
+  metrics.domElements10k = Math.max(top, middle);
+  await page.screenshot({ path: path.join(out, "large.png") });
+  assert.ok(metrics.domElements10k < 3000, `DOM elements: ${top} at the top, ${middle} in the middle`);
+
+  // 1,000 clusters: from the edit being committed (change event, no debounce) to the redrawn end time.
+  // (Another soak than the 10,000 fleet's: with percentage concurrency both would end at the same time.)
+  await yaml.fill(generated(1_000, "30m"));
+  old = await waitForEndChange(page, old);
+  const timings = [];
+  for (const wait of ["2h", "3h", "4h", "5h", "6h"]) {
+    const ms = await page.evaluate(async ({ text, previous }) => {
+      const ta = document.querySelector('[data-testid="yaml"]');
+      const t0 = performance.now();
+      ta.value = text;
+      ta.dispatchEvent(new Event("input", { bubbles: true }));
+      ta.dispatchEvent(new Event("change", { bubbles: true }));
+      for (;;) {
+        await new Promise((r) => requestAnimationFrame(r));
+        const now = document.querySelector('[data-testid="plan-end"]')?.getAttribute("data-time");
+        if (now && now !== previous) return performance.now() - t0;
+      }
+    }, { text: generated(1_000, wait), previous: old });
+    old = await endTime(page);
+    timings.push(ms);
+  }
+  timings.sort((a, b) => a - b);
+  metrics.replanRedraw1kMedianMs = Math.round(timings[Math.floor(timings.length / 2)]);
+  metrics.replanOnly1kMs = Number(await page.locator('[data-testid="summary"]').getAttribute("data-replan-ms"));
+  assert.deepEqual(errors, []);
+  await context.close();
+});

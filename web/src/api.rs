@@ -1,0 +1,46 @@
+//! The JavaScript API for docs portals: `plan(scenario)` and `drawChart(element, scenario)`, exported
+//! from the same wasm module as the app (Trunk's build, `fleetplan-web.js`).
+//!
+//! A page that only wants the API marks its body `data-fleetplan="api"` so the module does not mount the
+//! full app on load (see [`crate::start`]). Scenarios are YAML/JSON text or a plain JS object (sent to the
+//! core as JSON text, which its YAML reader accepts). Results are plain JS objects: the core's `Plan` and
+//! diagnostics, serialized exactly as the CLI's JSON.
+
+use leptos::prelude::*;
+use wasm_bindgen::prelude::*;
+
+use crate::{analysis, Planner};
+
+/// The scenario as text: a string as is, anything else through `JSON.stringify`.
+fn scenario_text(scenario: &JsValue) -> Result<String, JsValue> {
+    if let Some(text) = scenario.as_string() {
+        return Ok(text);
+    }
+    js_sys::JSON::stringify(scenario)
+        .ok()
+        .and_then(|s| s.as_string())
+        .ok_or_else(|| {
+            JsValue::from_str("fleetplan: the scenario must be YAML/JSON text or a plain object")
+        })
+}
+
+/// Plans a scenario: `{ plan, diagnostics }`, where `plan` is `null` when the text cannot be read.
+#[wasm_bindgen(js_name = plan)]
+pub fn plan_js(scenario: JsValue) -> Result<JsValue, JsValue> {
+    let text = scenario_text(&scenario)?;
+    let a = analysis::analyse(&text, None);
+    let out = serde_json::json!({ "plan": a.plan.as_deref(), "diagnostics": a.diagnostics });
+    js_sys::JSON::parse(&out.to_string())
+}
+
+/// Draws the read-only chart of a scenario into `element` (as embed mode does). Give the element a height.
+#[wasm_bindgen(js_name = drawChart)]
+pub fn draw_chart(element: web_sys::HtmlElement, scenario: JsValue) -> Result<(), JsValue> {
+    let text = scenario_text(&scenario)?;
+    leptos::mount::mount_to(
+        element,
+        move || view! { <Planner initial=text embed=true /> },
+    )
+    .forget();
+    Ok(())
+}

@@ -1,0 +1,174 @@
+//! Component tests of the planner in headless Chromium (wasm-bindgen-test; scripts/test.sh runs them with
+//! `WASM_BINDGEN_USE_BROWSER=1 CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown
+//! -p fleetplan-web`). Each test mounts a `Planner` into its own element and reads the DOM.
+#![cfg(target_arch = "wasm32")]
+
+use fleetplan_web::Planner;
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
+use web_sys::{Element, HtmlElement, HtmlTextAreaElement};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn document() -> web_sys::Document {
+    web_sys::window().unwrap().document().unwrap()
+}
+
+/// Mounts a planner on `text` into a fresh 1200 px wide element and returns that element.
+fn mount(text: &str, embed: bool) -> HtmlElement {
+    let host: HtmlElement = document().create_element("div").unwrap().unchecked_into();
+    host.style().set_property("width", "1200px").unwrap();
+    document().body().unwrap().append_child(&host).unwrap();
+    let text = text.to_string();
+    leptos::mount::mount_to(
+        host.clone(),
+        move || view! { <Planner initial=text embed=embed /> },
+    )
+    .forget();
+    host
+}
+
+/// Lets timers (the debounce) and the reactive system's scheduled effects run.
+async fn sleep(ms: i32) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        web_sys::window()
+            .unwrap()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms)
+            .unwrap();
+    });
+    JsFuture::from(promise).await.unwrap();
+}
+
+fn all(host: &Element, selector: &str) -> Vec<Element> {
+    let list = host.query_selector_all(selector).unwrap();
+    (0..list.length())
+        .filter_map(|i| list.item(i)?.dyn_into::<Element>().ok())
+        .collect()
+}
+
+fn end_time(host: &Element) -> Option<String> {
+    host.query_selector("[data-testid=plan-end]")
+        .unwrap()?
+        .get_attribute("data-time")
+}
+
+fn stage_labels(host: &Element) -> Vec<String> {
+    all(host, "g.row-stage text.label")
+        .iter()
+        .map(|e| {
+            e.text_content()
+                .unwrap_or_default()
+                .trim_start_matches(['▾', '▸', ' '])
+                .to_string()
+        })
+        .collect()
+}
+
+fn example() -> &'static str {
+    fleetplan_web::link::example_text()
+}
+
+/// Dispatches a bubbling event, as a real one would be: Leptos listens for most events at the root.
+fn fire(target: &Element, name: &str) {
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    let ev = web_sys::Event::new_with_event_init_dict(name, &init).unwrap();
+    target.dispatch_event(&ev).unwrap();
+}
+
+/// Types `text` into the editor as the browser would report it.
+fn type_text(host: &Element, text: &str) {
+    let ta: HtmlTextAreaElement = host
+        .query_selector("[data-testid=yaml]")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    ta.set_value(text);
+    fire(&ta, "input");
+}
+
+#[wasm_bindgen_test]
+async fn the_example_is_charted_with_its_three_stages() {
+    let host = mount(example(), false);
+    sleep(50).await;
+    assert_eq!(stage_labels(&host), ["staging", "canary", "production"]);
+    assert_eq!(end_time(&host).as_deref(), Some("2026-11-23T12:15:00Z"));
+    // Bars carry their exact times in a tooltip.
+    let titles: Vec<String> = all(&host, "rect.bar title")
+        .iter()
+        .filter_map(|t| t.text_content())
+        .collect();
+    assert!(titles.iter().any(|t| t.contains("member1")), "{titles:?}");
+    assert!(host.query_selector("[data-testid=yaml]").unwrap().is_some());
+}
+
+#[wasm_bindgen_test]
+async fn an_edit_re_plans_after_the_pause_and_errors_keep_the_chart() {
+    let host = mount(example(), false);
+    sleep(50).await;
+    type_text(
+        &host,
+        &example().replacen("waitTime: 1h", "waitTime: 3h", 1),
+    );
+    sleep(400).await;
+    assert_eq!(end_time(&host).as_deref(), Some("2026-11-23T14:15:00Z"));
+
+    type_text(&host, "strategy: [unclosed\n");
+    sleep(400).await;
+    assert!(host
+        .query_selector("[data-testid=stale-note]")
+        .unwrap()
+        .is_some());
+    assert_eq!(end_time(&host).as_deref(), Some("2026-11-23T14:15:00Z"));
+    let places: Vec<String> = all(&host, ".diag-error .diag-place")
+        .iter()
+        .filter_map(|e| e.text_content())
+        .collect();
+    assert!(
+        !places.is_empty() && places.iter().all(|p| p.contains(':')),
+        "{places:?}"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn embed_mode_shows_the_chart_alone() {
+    let host = mount(example(), true);
+    sleep(50).await;
+    assert!(host.query_selector("[data-testid=yaml]").unwrap().is_none());
+    assert!(host
+        .query_selector("[data-testid=copy-link]")
+        .unwrap()
+        .is_none());
+    assert_eq!(stage_labels(&host).len(), 3);
+}
+
+#[wasm_bindgen_test]
+async fn clicking_a_stage_collapses_its_cluster_rows() {
+    let host = mount(example(), false);
+    sleep(50).await;
+    let clusters = all(&host, "g.row-cluster").len();
+    assert_eq!(clusters, 7);
+    let production = all(&host, "g.row-stage text.label")
+        .into_iter()
+        .find(|e| e.text_content().unwrap_or_default().contains("production"))
+        .unwrap();
+    fire(&production, "click");
+    sleep(50).await;
+    assert_eq!(all(&host, "g.row-cluster").len(), 2);
+}
+
+#[wasm_bindgen_test]
+async fn a_ten_thousand_cluster_fleet_puts_only_visible_rows_in_the_dom() {
+    let text = fleetplan::examples::get("large-fleet")
+        .unwrap()
+        .text
+        .replace("count: 2000", "count: 10000");
+    let host = mount(&text, false);
+    sleep(100).await;
+    let rows = all(&host, "g.row").len();
+    assert!(rows > 10 && rows < 200, "{rows} rows in the DOM");
+    let elements = host.get_elements_by_tag_name("*").length();
+    assert!(elements < 3000, "{elements} elements");
+}
