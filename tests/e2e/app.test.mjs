@@ -178,6 +178,14 @@ test("edit, share, embed and a damaged link, as a person would", async () => {
   assert.equal(Date.parse(after) - Date.parse(before), 2 * HOUR, `${before} → ${after}`);
   await page.screenshot({ path: path.join(out, "edited.png") });
 
+  // Playback: the timer moves the cursor; the snapshot says what the run is doing then.
+  await page.locator('[data-testid="play"]').click();
+  await page.locator('[data-testid="snapshot"]').waitFor();
+  await page.waitForTimeout(1500);
+  await page.locator('[data-testid="play"]').click();
+  assert.match(await page.locator('[data-testid="snapshot"]').textContent(), /\d+ done · \d+ updating/);
+  await page.screenshot({ path: path.join(out, "playback.png") });
+
   // Invalid text: the last chart stays, marked stale, with a located error.
   await yaml.fill(edited + "\n  - {broken: [\n");
   await page.locator('[data-testid="stale-note"]').waitFor();

@@ -11,10 +11,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use fleetplan::gantt::{self, BarKind, Chart, Row, RowKind, View};
+use fleetplan::playback::{self, ClusterActivity, Snapshot, StageActivity};
 use fleetplan::time::Time;
 use fleetplan::Plan;
 use leptos::html;
 use leptos::prelude::*;
+
+use crate::human_time;
 
 /// Width of the label column left of the time area, px.
 pub const LABEL_WIDTH: f64 = 180.0;
@@ -68,6 +71,11 @@ pub fn GanttChart(
     // Drag-to-pan: where the drag started and the view then; whether it moved (then it is not a click).
     let drag: RwSignal<Option<(f64, View)>> = RwSignal::new(None);
     let dragged = RwSignal::new(false);
+    // Playback: the time cursor (set by dragging on the axis, the slider, or the play timer).
+    let cursor: RwSignal<Option<Time>> = RwSignal::new(None);
+    let playing = RwSignal::new(false);
+    let timer: StoredValue<Option<IntervalHandle>> = StoredValue::new(None);
+    let axis_drag = RwSignal::new(false);
 
     let measure = move || {
         if let Some(Some(el)) = body_ref.try_get_untracked() {
@@ -125,6 +133,71 @@ pub fn GanttChart(
                 .unwrap_or_default()
         })
     });
+
+    // The span the cursor can travel: the run, or up to where the fitted view ends when it never ends.
+    let bounds = Memo::new(move |_| {
+        plan.with(|p| {
+            p.as_ref()
+                .map(|p| (p.start, p.end.unwrap_or(View::fit(p, 1000.0).end)))
+        })
+    });
+    let snapshot: Memo<Option<Arc<Snapshot>>> = Memo::new(move |_| {
+        let t = cursor.get()?;
+        plan.with(|p| p.as_ref().map(|p| Arc::new(playback::snapshot(p, t))))
+    });
+    let stop = move || {
+        if let Some(Some(h)) = timer.try_get_value() {
+            h.clear();
+        }
+        let _ = timer.try_set_value(None);
+        let _ = playing.try_set(false);
+    };
+    // About 20 seconds for the whole run, whatever its length, at 10 frames a second.
+    let play = move || {
+        let Some((s, e)) = bounds.get_untracked() else {
+            return;
+        };
+        if cursor.get_untracked().is_none_or(|t| t >= e || t < s) {
+            cursor.set(Some(s));
+        }
+        playing.set(true);
+        let tick = move || {
+            let Some(Some((s, e))) = bounds.try_get_untracked() else {
+                stop();
+                return;
+            };
+            let step = ((e.0 - s.0) / 200).max(1_000);
+            let next = cursor
+                .try_get_untracked()
+                .flatten()
+                .map_or(s, |t| Time(t.0 + step));
+            if next >= e {
+                let _ = cursor.try_set(Some(e));
+                stop();
+            } else {
+                let _ = cursor.try_set(Some(next));
+            }
+        };
+        let handle = set_interval_with_handle(tick, std::time::Duration::from_millis(100)).ok();
+        timer.set_value(handle);
+    };
+    let cursor_from_axis = move |ev: &web_sys::MouseEvent| {
+        let Some(el) = ev
+            .current_target()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+        else {
+            return;
+        };
+        let x = ev.client_x() as f64 - el.get_bounding_client_rect().left() - LABEL_WIDTH;
+        if let Some(v) = view.get_untracked() {
+            stop();
+            cursor.set(Some(v.time_at(x.max(0.0))));
+        }
+    };
+    let cursor_x = move || {
+        let t = cursor.get()?;
+        view.with(|v| v.as_ref().map(|v| v.x_at(t)))
+    };
 
     // Every change of view goes through here, tied to the plan it was made on.
     let set_view = move |f: &dyn Fn(&View) -> View| {
@@ -291,8 +364,28 @@ pub fn GanttChart(
                 when=move || laid.with(|l| l.is_some())
                 fallback=|| view! { <p class="chart-empty">"No plan to draw yet: fix the errors in the scenario."</p> }
             >
-                <svg class="axis" width=total_width height=AXIS_HEIGHT role="presentation">
+                <svg
+                    class="axis"
+                    width=total_width
+                    height=AXIS_HEIGHT
+                    role="presentation"
+                    on:mousedown=move |ev| {
+                        axis_drag.set(true);
+                        cursor_from_axis(&ev);
+                    }
+                    on:mousemove=move |ev| {
+                        if axis_drag.get_untracked() && ev.buttons() & 1 == 1 {
+                            cursor_from_axis(&ev);
+                        }
+                    }
+                    on:mouseup=move |_| axis_drag.set(false)
+                    on:mouseleave=move |_| axis_drag.set(false)
+                >
+                    <title>"drag here to move the time cursor"</title>
                     {axis}
+                    {move || cursor_x().map(|x| view! {
+                        <line class="cursor" x1=x + LABEL_WIDTH y1=0.0 x2=x + LABEL_WIDTH y2=AXIS_HEIGHT />
+                    })}
                 </svg>
             </Show>
             <div
@@ -313,8 +406,47 @@ pub fn GanttChart(
                     </defs>
                     {backdrop}
                     <For each=rows key=|(g, i, _)| (*g, *i) children=row_view />
+                    {move || cursor_x().map(|x| view! {
+                        <line class="cursor" x1=x + LABEL_WIDTH y1=0.0 x2=x + LABEL_WIDTH y2=chart_height() />
+                    })}
                 </svg>
             </div>
+            <div class="playback" data-testid="playback">
+                <button
+                    data-testid="play"
+                    disabled=move || bounds.with(|b| b.is_none())
+                    on:click=move |_| if playing.get_untracked() { stop() } else { play() }
+                >
+                    {move || if playing.get() { "⏸ Pause" } else { "▶ Play" }}
+                </button>
+                <input
+                    type="range"
+                    min="0"
+                    max="1000"
+                    aria-label="time cursor"
+                    prop:value=move || {
+                        let (Some(t), Some((s, e))) = (cursor.get(), bounds.get()) else {
+                            return "0".to_string();
+                        };
+                        let f = (t.0 - s.0) as f64 / (e.0 - s.0).max(1) as f64;
+                        format!("{:.0}", (f * 1000.0).clamp(0.0, 1000.0))
+                    }
+                    on:input=move |ev| {
+                        let Ok(f) = event_target_value(&ev).parse::<f64>() else { return };
+                        if let Some((s, e)) = bounds.get_untracked() {
+                            stop();
+                            cursor.set(Some(Time(s.0 + ((e.0 - s.0) as f64 * f / 1000.0).round() as i64)));
+                        }
+                    }
+                />
+                <span class="cursor-time" data-testid="cursor-time">
+                    {move || cursor.get().map_or_else(|| "drag on the time axis or press play to replay the run".to_string(), human_time)}
+                </span>
+                <Show when=move || cursor.with(|c| c.is_some())>
+                    <button on:click=move |_| { stop(); cursor.set(None); }>"Clear"</button>
+                </Show>
+            </div>
+            {move || snapshot.get().map(|s| snapshot_view(&s))}
             <div class="chart-foot">
                 <p class="selection" data-testid="selection">
                     {move || selected.get().unwrap_or_else(|| "Hover a bar for its times and reason; click to keep it here.".into())}
@@ -425,5 +557,58 @@ fn row_element(
             </text>
             <g transform=format!("translate({LABEL_WIDTH},0)")>{bars}</g>
         </g>
+    }
+}
+
+/// What the run is doing at the cursor: counts, each stage's state and reason, and the clusters that are
+/// updating or held (at most a handful; the chart shows the rest).
+fn snapshot_view(s: &Snapshot) -> impl IntoView {
+    const SHOWN: usize = 8;
+    let c = s.counts;
+    let counts = format!(
+        "{} done · {} updating · {} waiting · {} not started · {} failed",
+        c.done, c.updating, c.waiting, c.pending, c.failed
+    );
+    let stages = s
+        .stages
+        .iter()
+        .filter(|st| !matches!(st.state, StageActivity::NotStarted))
+        .map(|st| {
+            let word = match st.state {
+                StageActivity::NotStarted => "not started",
+                StageActivity::WaitingForApproval => "waiting for approval",
+                StageActivity::Updating => "updating",
+                StageActivity::TimedWait => "timed wait",
+                StageActivity::Stopped => "stopped",
+                StageActivity::Done => "done",
+                StageActivity::Skipped => "skipped",
+                StageActivity::Failed => "failed",
+            };
+            view! { <li><strong>{st.stage.clone()}</strong>" "<em>{word}</em>": "{st.reason.clone()}</li> }
+        })
+        .collect_view();
+    let active: Vec<_> = s
+        .clusters
+        .iter()
+        .filter(|cl| {
+            matches!(
+                cl.state,
+                ClusterActivity::Updating | ClusterActivity::Failed
+            )
+        })
+        .collect();
+    let more = active.len().saturating_sub(SHOWN);
+    let clusters = active
+        .iter()
+        .take(SHOWN)
+        .map(|cl| view! { <li><strong>{cl.cluster.clone()}</strong>": "{cl.reason.clone()}</li> })
+        .collect_view();
+    view! {
+        <div class="snapshot" data-testid="snapshot">
+            <p class="snapshot-counts">{counts}</p>
+            <ul class="snapshot-stages">{stages}</ul>
+            <ul class="snapshot-clusters">{clusters}</ul>
+            {(more > 0).then(|| view! { <p class="note">{format!("and {more} more clusters updating")}</p> })}
+        </div>
     }
 }

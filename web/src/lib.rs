@@ -433,12 +433,17 @@ fn diagnostic_item(
     }
 }
 
-/// A time for people: `Mon 23 Nov 2026 11:06 UTC`, with the exact RFC 3339 instant kept in `data-time`.
+/// A time for people: `Mon 23 Nov 2026 11:06 UTC` (the plan's instants are UTC).
+pub fn human_time(t: Time) -> String {
+    t.to_datetime().format("%a %-d %b %Y %H:%M UTC").to_string()
+}
+
+/// A time for people, with the exact RFC 3339 instant kept in `data-time`.
 fn time_view(t: Option<Time>, testid: &'static str) -> impl IntoView {
     match t {
         Some(t) => {
             let exact = t.to_string();
-            let human = t.to_datetime().format("%a %-d %b %Y %H:%M UTC").to_string();
+            let human = human_time(t);
             view! { <time data-testid=testid data-time=exact.clone() datetime=exact.clone() title=exact>{human}</time> }.into_any()
         }
         None => view! { <span data-testid=testid data-time="never">"never"</span> }.into_any(),

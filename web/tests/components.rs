@@ -172,3 +172,35 @@ async fn a_ten_thousand_cluster_fleet_puts_only_visible_rows_in_the_dom() {
     let elements = host.get_elements_by_tag_name("*").length();
     assert!(elements < 3000, "{elements} elements");
 }
+
+#[wasm_bindgen_test]
+async fn the_time_cursor_tells_what_the_run_does_then() {
+    let host = mount(example(), false);
+    sleep(50).await;
+    assert!(host.query_selector("[data-testid=snapshot]").unwrap().is_none());
+    let slider: web_sys::HtmlInputElement = host
+        .query_selector("[data-testid=playback] input[type=range]")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    // Halfway through the run (09:00 → 12:15): canary waits for its after-stage approval or later.
+    slider.set_value("500");
+    fire(&slider, "input");
+    sleep(50).await;
+    let snapshot = host
+        .query_selector("[data-testid=snapshot]")
+        .unwrap()
+        .expect("a snapshot at the cursor")
+        .text_content()
+        .unwrap_or_default();
+    assert!(snapshot.contains("done"), "{snapshot}");
+    assert!(snapshot.contains("staging"), "{snapshot}");
+    let at = host
+        .query_selector("[data-testid=cursor-time]")
+        .unwrap()
+        .unwrap()
+        .text_content()
+        .unwrap_or_default();
+    assert!(at.contains("Mon 23 Nov 2026 10:"), "{at}");
+    assert_eq!(all(&host, "line.cursor").len(), 2, "cursor on the axis and across the rows");
+}
