@@ -168,6 +168,13 @@ test("edit, share, embed and a damaged link, as a person would", async () => {
   assert.equal(before, "2026-11-23T12:15:00Z");
   await page.screenshot({ path: path.join(out, "app.png") });
 
+  // The form tab shows the same scenario as fields, with each stage's selection from the plan.
+  await page.locator('[data-testid="tab-form"]').click();
+  await page.locator('[data-testid="selects"]').first().waitFor();
+  assert.match(await page.locator('[data-testid="selects"]').nth(2).textContent(), /^selects 5 clusters: member3/);
+  await page.screenshot({ path: path.join(out, "form.png") });
+  await page.locator('[data-testid="tab-yaml"]').click();
+
   // Edit: staging's TimedWait 1h → 3h moves the end by two hours.
   const yaml = page.locator('[data-testid="yaml"]');
   const text = await yaml.inputValue();

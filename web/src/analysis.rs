@@ -5,13 +5,15 @@
 
 use std::sync::Arc;
 
-use fleetplan::{Diagnostic, Plan, Severity, Source};
+use fleetplan::{Diagnostic, Plan, Scenario, Severity, Source};
 
 /// Name the editor's text is reported by in diagnostics.
 pub const SOURCE_NAME: &str = "scenario.yaml";
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct Analysis {
+    /// The scenario this text loads to; `None` when it cannot be read (the form editor then waits).
+    pub scenario: Option<Arc<Scenario>>,
     /// The plan on screen: this text's, or the last good one when this text could not be read.
     pub plan: Option<Arc<Plan>>,
     /// True when `plan` belongs to an earlier text (this one has errors that stop it loading).
@@ -20,6 +22,24 @@ pub struct Analysis {
     pub diagnostics: Vec<Diagnostic>,
     /// How many update runs the text describes; the page plans the first.
     pub runs: usize,
+}
+
+/// Cheap equality for the memo that holds it: the same plan object, not a walk over 10,000 clusters.
+impl PartialEq for Analysis {
+    fn eq(&self, other: &Self) -> bool {
+        fn same<T>(a: &Option<Arc<T>>, b: &Option<Arc<T>>) -> bool {
+            match (a, b) {
+                (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+                (None, None) => true,
+                _ => false,
+            }
+        }
+        same(&self.plan, &other.plan)
+            && same(&self.scenario, &other.scenario)
+            && self.stale == other.stale
+            && self.runs == other.runs
+            && self.diagnostics == other.diagnostics
+    }
 }
 
 impl Analysis {
@@ -40,21 +60,24 @@ pub fn analyse(text: &str, previous: Option<&Analysis>) -> Analysis {
         name: SOURCE_NAME,
         text,
     }]);
-    let mut diagnostics = loaded.diagnostics.clone();
+    let readable = !loaded.has_errors() && !loaded.scenarios.is_empty();
     let runs = loaded.scenarios.len();
-    let readable = !loaded.has_errors() && runs > 0;
-    let (plan, stale) = if readable {
-        let plan = fleetplan::plan(&loaded.scenarios[0]);
+    let mut diagnostics = loaded.diagnostics;
+    let mut scenarios = loaded.scenarios;
+    let (scenario, plan, stale) = if readable {
+        let scenario = scenarios.swap_remove(0);
+        let plan = fleetplan::plan(&scenario);
         diagnostics.extend(plan.diagnostics.iter().cloned());
-        (Some(Arc::new(plan)), false)
+        (Some(Arc::new(scenario)), Some(Arc::new(plan)), false)
     } else {
         let last = previous.and_then(|p| p.plan.clone());
         let stale = last.is_some();
-        (last, stale)
+        (None, last, stale)
     };
     // Stable sort: within a severity the input's order is kept.
     diagnostics.sort_by_key(|d| d.severity);
     Analysis {
+        scenario,
         plan,
         stale,
         diagnostics,
@@ -107,7 +130,10 @@ mod tests {
         let good = analyse(example(), None);
         let broken = analyse("clusters: [\n  - {", Some(&good));
         assert!(broken.stale);
-        assert_eq!(broken.plan, good.plan);
+        assert!(Arc::ptr_eq(
+            broken.plan.as_ref().unwrap(),
+            good.plan.as_ref().unwrap()
+        ));
         assert!(broken.count(Severity::Error) > 0);
         let loc = broken.diagnostics[0].location.as_ref().unwrap();
         assert!(loc.line >= 1);

@@ -11,6 +11,7 @@ pub mod api;
 pub mod browser;
 pub mod chart;
 pub mod exports;
+pub mod form;
 pub mod history;
 pub mod link;
 
@@ -26,6 +27,7 @@ use leptos::prelude::*;
 use crate::analysis::Analysis;
 use crate::chart::GanttChart;
 use crate::exports::Format;
+use crate::form::ScenarioForm;
 use crate::history::History;
 
 /// Pause after the last keystroke before re-planning: long enough not to plan every key of a word, short
@@ -202,7 +204,10 @@ pub fn Planner(
     }
 
     let textarea = NodeRef::<html::Textarea>::new();
-    let focus_line = move |line: usize| {
+    // The editor's tabs: the YAML text (the default, and where diagnostics point) or the form.
+    let form_tab = RwSignal::new(false);
+    let scenario = Signal::derive(move || analysis.with(|a| a.scenario.clone()));
+    let select_line = move |line: usize| {
         let Some(el) = textarea.get_untracked() else {
             return;
         };
@@ -216,6 +221,11 @@ pub fn Planner(
             let top = (line as f64 - 1.0) * per_line - el.client_height() as f64 / 3.0;
             el.set_scroll_top(top.max(0.0) as i32);
         }
+    };
+    // A diagnostic points into the text: show the YAML tab, then select the line once it is drawn.
+    let focus_line = move |line: usize| {
+        form_tab.set(false);
+        request_animation_frame(move || select_line(line));
     };
 
     view! {
@@ -231,11 +241,16 @@ pub fn Planner(
             {banner_view}
             <main class="layout">
                 <section class="editor" aria-label="scenario">
-                    <div class="pane-title">
-                        <h2>"Scenario (YAML)"</h2>
+                    <div class="pane-title" role="tablist">
+                        <button role="tab" class="tab" class:active=move || !form_tab.get() aria-selected=move || (!form_tab.get()).to_string() data-testid="tab-yaml" on:click=move |_| form_tab.set(false)>"YAML"</button>
+                        <button role="tab" class="tab" class:active=move || form_tab.get() aria-selected=move || form_tab.get().to_string() data-testid="tab-form" on:click=move |_| form_tab.set(true)>"Form"</button>
                         <span class="hint">"fleetplan scenario or KubeFleet objects; re-planned as you type"</span>
                     </div>
+                    <Show when=move || form_tab.get()>
+                        <ScenarioForm scenario=scenario plan=plan apply=replace_text />
+                    </Show>
                     <textarea
+                        style:display=move || if form_tab.get() { "none" } else { "block" }
                         node_ref=textarea
                         class="yaml"
                         data-testid="yaml"
@@ -433,9 +448,24 @@ fn diagnostic_item(
     }
 }
 
-/// A time for people: `Mon 23 Nov 2026 11:06 UTC` (the plan's instants are UTC).
+/// A time for people: `Mon 23 Nov 2026 11:06 UTC` (the plan's instants are UTC). Written out by hand:
+/// chrono's strftime formatter would add its whole machinery to the bundle for this one line.
 pub fn human_time(t: Time) -> String {
-    t.to_datetime().format("%a %-d %b %Y %H:%M UTC").to_string()
+    use chrono::{Datelike, Timelike};
+    const DAYS: [&str; 7] = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
+    const MONTHS: [&str; 12] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    let d = t.to_datetime();
+    format!(
+        "{} {} {} {} {:02}:{:02} UTC",
+        DAYS[d.weekday().num_days_from_monday() as usize % 7],
+        d.day(),
+        MONTHS[(d.month0() as usize) % 12],
+        d.year(),
+        d.hour(),
+        d.minute()
+    )
 }
 
 /// A time for people, with the exact RFC 3339 instant kept in `data-time`.
@@ -532,5 +562,18 @@ fn EmbedCaption(plan: Signal<Option<Arc<Plan>>>, committed: RwSignal<String>) ->
                 </p>
             }
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn times_read_like_a_calendar() {
+        let t = Time::parse("2026-11-23T09:05:00Z").unwrap();
+        assert_eq!(human_time(t), "Mon 23 Nov 2026 09:05 UTC");
+        let t = Time::parse("2027-01-03T23:59:59Z").unwrap();
+        assert_eq!(human_time(t), "Sun 3 Jan 2027 23:59 UTC");
     }
 }

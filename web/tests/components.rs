@@ -177,7 +177,10 @@ async fn a_ten_thousand_cluster_fleet_puts_only_visible_rows_in_the_dom() {
 async fn the_time_cursor_tells_what_the_run_does_then() {
     let host = mount(example(), false);
     sleep(50).await;
-    assert!(host.query_selector("[data-testid=snapshot]").unwrap().is_none());
+    assert!(host
+        .query_selector("[data-testid=snapshot]")
+        .unwrap()
+        .is_none());
     let slider: web_sys::HtmlInputElement = host
         .query_selector("[data-testid=playback] input[type=range]")
         .unwrap()
@@ -202,5 +205,46 @@ async fn the_time_cursor_tells_what_the_run_does_then() {
         .text_content()
         .unwrap_or_default();
     assert!(at.contains("Mon 23 Nov 2026 10:"), "{at}");
-    assert_eq!(all(&host, "line.cursor").len(), 2, "cursor on the axis and across the rows");
+    assert_eq!(
+        all(&host, "line.cursor").len(),
+        2,
+        "cursor on the axis and across the rows"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn the_form_edits_the_text_and_the_plan_follows() {
+    let host = mount(example(), false);
+    sleep(50).await;
+    let tab = host
+        .query_selector("[data-testid=tab-form]")
+        .unwrap()
+        .unwrap();
+    fire(&tab, "click");
+    sleep(50).await;
+    let selects: Vec<String> = all(&host, "[data-testid=selects]")
+        .iter()
+        .filter_map(|e| e.text_content())
+        .collect();
+    assert_eq!(selects.len(), 3, "{selects:?}");
+    assert!(
+        selects[2].starts_with("selects 5 clusters: member3"),
+        "{selects:?}"
+    );
+    // staging's soak: 1h → 3h.
+    let wait: web_sys::HtmlInputElement = host
+        .query_selector("[data-stage=staging] input.wait")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    wait.set_value("3h");
+    fire(&wait, "change");
+    sleep(100).await;
+    assert_eq!(end_time(&host).as_deref(), Some("2026-11-23T14:15:00Z"));
+    let ta: HtmlTextAreaElement = host
+        .query_selector("[data-testid=yaml]")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    assert!(ta.value().contains("waitTime: 3h"), "{}", ta.value());
 }
