@@ -32,6 +32,10 @@ function serve() {
   return new Promise((resolve) => {
     const s = http.createServer((req, res) => {
       const url = new URL(req.url, "http://127.0.0.1");
+      if (url.pathname === "/api-example.html") {
+        res.writeHead(200, { "content-type": TYPES[".html"] }).end(apiPage());
+        return;
+      }
       const rel = url.pathname === "/" ? "index.html" : decodeURIComponent(url.pathname.slice(1));
       const file = path.join(dist, rel);
       if (!file.startsWith(dist) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
@@ -43,6 +47,27 @@ function serve() {
     });
     s.listen(0, "127.0.0.1", () => resolve(s));
   });
+}
+
+/** The README's minimal page using the JavaScript API, with the staged example inlined. */
+function apiPage() {
+  const scenario = fs.readFileSync(path.join(root, "examples", "staged.yaml"), "utf8");
+  return `<!doctype html>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="style.css">
+<body data-fleetplan="api">
+  <p id="end"></p>
+  <div id="chart" style="height: 420px"></div>
+  <script type="module">
+    import init, { plan, drawChart } from "./fleetplan-web.js";
+    await init();
+    const scenario = ${JSON.stringify(scenario)};
+    const result = plan(scenario);
+    document.getElementById("end").textContent = result.plan.end;
+    document.getElementById("end").dataset.stages = result.plan.stages.map((s) => s.name).join(",");
+    drawChart(document.getElementById("chart"), scenario);
+  </script>
+</body>`;
 }
 
 /** A scenario of `count` generated clusters in four rings; `wait` is ring0's soak. */
@@ -303,6 +328,19 @@ test("10,000 clusters stay under 3,000 DOM elements; a 1,000-cluster edit re-pla
   timings.sort((a, b) => a - b);
   metrics.replanRedraw1kMedianMs = Math.round(timings[Math.floor(timings.length / 2)]);
   metrics.replanOnly1kMs = Number(await page.locator('[data-testid="summary"]').getAttribute("data-replan-ms"));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("the JavaScript API plans a scenario and draws a read-only chart into an element", async () => {
+  const { context, page, errors } = await newPage();
+  await page.goto(base + "api-example.html");
+  await page.locator("#chart svg.rows rect.bar").first().waitFor();
+  assert.equal(await page.locator("#end").textContent(), "2026-11-23T12:15:00Z");
+  assert.equal(await page.locator("#end").getAttribute("data-stages"), "staging,canary,production");
+  assert.equal(await page.locator("textarea").count(), 0, "the module mounted no app of its own");
+  assert.equal(await page.locator("#chart g.row-stage").count(), 3);
+  await page.screenshot({ path: path.join(out, "api.png") });
   assert.deepEqual(errors, []);
   await context.close();
 });
