@@ -344,3 +344,38 @@ test("the JavaScript API plans a scenario and draws a read-only chart into an el
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test("every export downloads, names escaped, and the PNG is a picture", async () => {
+  const { context, page, errors } = await newPage();
+  await page.goto(base);
+  await page.locator("svg.rows rect.bar").first().waitFor();
+  // A cluster named like markup must stay text in every export.
+  const yaml = page.locator('[data-testid="yaml"]');
+  const old = await endTime(page);
+  await yaml.fill((await yaml.inputValue()).replace("name: member1", 'name: "<b>member1</b>"'));
+  await page.waitForFunction(() => document.querySelector('g.row-cluster[data-row="<b>member1</b>"]'));
+  assert.equal(await endTime(page), old);
+  const files = {};
+  for (const format of ["yaml", "json", "csv", "mermaid", "svg", "png"]) {
+    await page.locator(".export-menu summary").click();
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.locator(`[data-testid="export-${format}"]`).click(),
+    ]);
+    const file = path.join(out, `export-${download.suggestedFilename()}`);
+    await download.saveAs(file);
+    files[format] = fs.readFileSync(file);
+  }
+  assert.match(files.yaml.toString(), /<b>member1<\/b>/, "the scenario is the text as typed");
+  assert.equal(JSON.parse(files.json.toString()).end, old);
+  assert.match(files.csv.toString(), /^stage,cluster,kind,start,end/);
+  assert.match(files.mermaid.toString(), /gantt/);
+  assert.ok(!files.mermaid.toString().includes("<b>"), "Mermaid text is escaped");
+  assert.match(files.svg.toString(), /^<svg[^>]*xmlns/);
+  assert.ok(!files.svg.toString().includes("<b>"), "SVG text is escaped");
+  assert.ok(files.svg.toString().includes("&lt;b&gt;member1"));
+  assert.deepEqual([...files.png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  assert.ok(files.png.length > 5_000, `PNG of ${files.png.length} bytes`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -95,7 +95,14 @@ pub fn download_text(filename: &str, mime: &str, content: &str) -> bool {
         return false;
     };
     let ok = click_link(&url, filename);
-    let _ = web_sys::Url::revoke_object_url(&url);
+    // Revoked a little later: the download may still be reading the blob when the click returns.
+    if let Some(w) = window() {
+        let revoke = Closure::once_into_js(move || {
+            let _ = web_sys::Url::revoke_object_url(&url);
+        });
+        let _ =
+            w.set_timeout_with_callback_and_timeout_and_arguments_0(revoke.unchecked_ref(), 30_000);
+    }
     ok
 }
 

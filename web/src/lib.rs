@@ -298,7 +298,12 @@ fn Header(
         share.set(Some((url, snippet, warning)));
     };
     let export_note = RwSignal::new(None::<String>);
+    let menu = NodeRef::<html::Details>::new();
     let on_export = move |f: Format| {
+        // Close the menu, as a menu does once something is chosen.
+        if let Some(d) = menu.get_untracked() {
+            d.set_open(false);
+        }
         let t = committed.get_untracked();
         let p = plan.get_untracked();
         let ok = exports::download(f, &t, p.as_deref());
@@ -354,7 +359,7 @@ fn Header(
             <button on:click=move |_| undo() disabled=move || history.with(|h| !h.can_undo()) title="undo (ctrl+z)">"Undo"</button>
             <button on:click=move |_| redo() disabled=move || history.with(|h| !h.can_redo()) title="redo (ctrl+shift+z)">"Redo"</button>
             <button class="primary" data-testid="copy-link" on:click=open_share>"Copy link"</button>
-            <details class="export-menu">
+            <details class="export-menu" node_ref=menu>
                 <summary>"Export"</summary>
                 <div class="export-items">{exports}</div>
             </details>
