@@ -248,3 +248,32 @@ async fn the_form_edits_the_text_and_the_plan_follows() {
         .unchecked_into();
     assert!(ta.value().contains("waitTime: 3h"), "{}", ta.value());
 }
+
+/// Presses ctrl+z (or ctrl+shift+z) as the keyboard would: a keydown on the window.
+fn press_undo(shift: bool) {
+    let init = web_sys::KeyboardEventInit::new();
+    init.set_key("z");
+    init.set_ctrl_key(true);
+    init.set_shift_key(shift);
+    init.set_bubbles(true);
+    let ev = web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
+    web_sys::window().unwrap().dispatch_event(&ev).unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn ctrl_z_undoes_an_edit_and_ctrl_shift_z_redoes_it() {
+    let host = mount(example(), false);
+    sleep(50).await;
+    type_text(
+        &host,
+        &example().replacen("waitTime: 1h", "waitTime: 3h", 1),
+    );
+    sleep(400).await;
+    assert_eq!(end_time(&host).as_deref(), Some("2026-11-23T14:15:00Z"));
+    press_undo(false);
+    sleep(50).await;
+    assert_eq!(end_time(&host).as_deref(), Some("2026-11-23T12:15:00Z"));
+    press_undo(true);
+    sleep(50).await;
+    assert_eq!(end_time(&host).as_deref(), Some("2026-11-23T14:15:00Z"));
+}
