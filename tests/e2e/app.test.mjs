@@ -379,3 +379,19 @@ test("every export downloads, names escaped, and the PNG is a picture", async ()
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test("the gallery opens real KubeFleet objects, which plan like the scenario they mirror", async () => {
+  const { context, page, errors } = await newPage();
+  await page.goto(base);
+  await page.locator("svg.rows rect.bar").first().waitFor();
+  const staged = await endTime(page);
+  await page.selectOption('[data-testid="examples"]', "kubefleet-manifests");
+  await page.waitForFunction(() => /kind: ClusterStagedUpdateRun/.test(document.querySelector('[data-testid="yaml"]').value));
+  await page.locator('.diagnostics p.ok').waitFor();
+  assert.equal(await endTime(page), staged);
+  // Undo goes back to the example that was open before.
+  await page.keyboard.press("Control+z");
+  await page.waitForFunction(() => !/ClusterStagedUpdateRun/.test(document.querySelector('[data-testid="yaml"]').value));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
