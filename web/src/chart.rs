@@ -325,8 +325,10 @@ pub fn GanttChart(
         let Some(l) = laid.get() else {
             return Vec::new();
         };
-        visible
-            .get()
+        // Clamped to this layout's rows, so a row index can never outrun the chart it indexes.
+        let n = l.chart.rows.len();
+        let r = visible.get();
+        (r.start.min(n)..r.end.min(n))
             .map(|i| (l.generation, i, l.chart.clone()))
             .collect::<Vec<_>>()
     };
