@@ -14,8 +14,8 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use fleetplan::model::{
-    Cluster, ClusterGenerator, IntOrString, LabelSpread, Scenario, SpreadMode, StageConfig,
-    StageTask, Strategy,
+    BusinessHours, Cluster, ClusterGenerator, FailureSpec, IntOrString, LabelSpread, Scenario,
+    SpreadMode, StageConfig, StageTask, Strategy,
 };
 use fleetplan::plan::Plan;
 use fleetplan::selector;
@@ -96,6 +96,64 @@ fn parse_optional_duration(v: &str) -> Result<Option<Duration>, String> {
     } else {
         Duration::parse(v).map(Some)
     }
+}
+
+/// `540` → `09:00`.
+fn hhmm(minutes: u32) -> String {
+    format!("{:02}:{:02}", minutes / 60, minutes % 60)
+}
+
+fn parse_hhmm(t: &str) -> Result<u32, String> {
+    let bad = || format!("`{}` is not a time of day like 09:00", t.trim());
+    let (h, m) = t.trim().split_once(':').ok_or_else(bad)?;
+    let (h, m) = (
+        h.parse::<u32>().map_err(|_| bad())?,
+        m.parse::<u32>().map_err(|_| bad())?,
+    );
+    if h > 24 || m > 59 || (h == 24 && m > 0) {
+        return Err(bad());
+    }
+    Ok(h * 60 + m)
+}
+
+/// `09:00-17:00 +01:00` → business hours (days kept, Monday to Friday when new); empty → none. The core
+/// validates the result again when it reads the text back.
+pub fn business_hours(
+    text: &str,
+    keep: Option<BusinessHours>,
+) -> Result<Option<BusinessHours>, String> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Ok(None);
+    }
+    let (span, offset) = t.split_once(' ').unwrap_or((t, "+00:00"));
+    let (start, end) = span
+        .split_once('-')
+        .ok_or_else(|| format!("`{span}` is not a span like 09:00-17:00"))?;
+    let days = keep.map_or_else(|| vec![1, 2, 3, 4, 5], |k| k.days);
+    Ok(Some(BusinessHours {
+        utc_offset: offset.trim().to_string(),
+        // Not written out: the core derives it from `utc_offset` when it reads the text back.
+        utc_offset_minutes: 0,
+        start: parse_hhmm(start)?,
+        end: parse_hhmm(end)?,
+        days,
+    }))
+}
+
+/// The failing clusters from a comma-separated list, keeping the `after` of names already listed.
+pub fn failures(current: &[FailureSpec], text: &str) -> Vec<FailureSpec> {
+    text.split(',')
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+        .map(|name| FailureSpec {
+            cluster: name.to_string(),
+            after: current
+                .iter()
+                .find(|f| f.cluster == name)
+                .and_then(|f| f.after),
+        })
+        .collect()
 }
 
 /// A generator from the bulk form: `count` clusters named by `pattern`, with `key=v1|v2|…` spread in
@@ -225,14 +283,43 @@ fn assumptions_view(s: &Scenario, edit: &Edit) -> AnyView {
             Ok(())
         })
     });
-    let hours = s.assumptions.approvals.business_hours.is_some();
+    let failing = s
+        .assumptions
+        .failures
+        .iter()
+        .map(|f| f.cluster.clone())
+        .collect::<Vec<_>>()
+        .join(", ");
+    let e = edit.clone();
+    let set_failing: OnText = Arc::new(move |v| {
+        e(&|s| {
+            s.assumptions.failures = failures(&s.assumptions.failures, &v);
+            Ok(())
+        })
+    });
+    let hours_text = s
+        .assumptions
+        .approvals
+        .business_hours
+        .as_ref()
+        .map(|h| format!("{}-{} {}", hhmm(h.start), hhmm(h.end), h.utc_offset))
+        .unwrap_or_default();
+    let e = edit.clone();
+    let set_hours: OnText = Arc::new(move |v| {
+        e(&|s| {
+            let keep = s.assumptions.approvals.business_hours.clone();
+            s.assumptions.approvals.business_hours = business_hours(&v, keep)?;
+            Ok(())
+        })
+    });
     view! {
         <fieldset class="form-group">
             <legend>"Assumptions"</legend>
             {labelled("Start (UTC)", field("start", start, 20, "2026-11-23T09:00:00Z", "", set_start))}
             {labelled("Update duration", field("update duration", update, 8, "default", "", set_update))}
             {labelled("Approval delay", field("approval delay", delay, 8, "default", "", set_delay))}
-            {hours.then(|| view! { <p class="hint">"Approvals are counted in business hours (edit them in the YAML)."</p> })}
+            {labelled("Approvers work", field("business hours", hours_text, 22, "09:00-17:00 +01:00 (empty: any hour)", "", set_hours))}
+            {labelled("Failing clusters", field("failing clusters", failing, 24, "member3, member4", "", set_failing))}
         </fieldset>
     }
     .into_any()
@@ -670,6 +757,26 @@ mod tests {
     }
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn business_hours_and_failures_read_as_typed() {
+        let h = business_hours("08:30-16:00 +01:00", None).unwrap().unwrap();
+        assert_eq!(
+            (h.start, h.end, h.utc_offset.as_str()),
+            (510, 960, "+01:00")
+        );
+        assert_eq!(h.days, [1, 2, 3, 4, 5]);
+        assert_eq!(business_hours("  ", Some(h.clone())), Ok(None));
+        assert!(business_hours("9-17", None).is_err());
+        assert!(business_hours("25:00-26:00", None).is_err());
+        let kept = vec![FailureSpec {
+            cluster: "b".into(),
+            after: Some(Duration(60_000)),
+        }];
+        let f = failures(&kept, "a, b,");
+        assert_eq!(f.len(), 2);
+        assert_eq!(f[1].after, Some(Duration(60_000)));
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn a_form_edit_round_trips_through_the_text() {
         // What the form does: load, change a wait time, write the text, load again.
         let text = crate::link::example_text();
@@ -687,5 +794,16 @@ mod tests {
             after.since(before),
             fleetplan::time::Duration(2 * 3_600_000)
         );
+        // Failing clusters and business hours written by the form read back as the same assumptions.
+        s.assumptions.failures = failures(&[], "member3");
+        let keep = s.assumptions.approvals.business_hours.clone();
+        s.assumptions.approvals.business_hours =
+            business_hours("10:00-16:00 +02:00", keep).unwrap();
+        let c = crate::analysis::analyse(&yaml_out::scenario_to_yaml(&s), None);
+        let back = c.scenario.unwrap();
+        assert_eq!(back.assumptions.failures, s.assumptions.failures);
+        let h = back.assumptions.approvals.business_hours.as_ref().unwrap();
+        assert_eq!((h.start, h.end, h.utc_offset_minutes), (600, 960, 120));
+        assert_eq!(c.plan.unwrap().outcome, fleetplan::plan::Outcome::Failed);
     }
 }
