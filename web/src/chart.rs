@@ -126,6 +126,12 @@ pub fn GanttChart(
             })
         })
     });
+    // The body's height follows the chart's (up to a cap), so measure again after each new layout has
+    // been drawn: a short chart replaced by a long one must not keep the short one's viewport.
+    Effect::new(move |_| {
+        laid.track();
+        request_animation_frame(measure);
+    });
     let stage_names = Memo::new(move |_| {
         plan.with(|p| {
             p.as_ref()

@@ -277,3 +277,28 @@ async fn ctrl_z_undoes_an_edit_and_ctrl_shift_z_redoes_it() {
     sleep(50).await;
     assert_eq!(end_time(&host).as_deref(), Some("2026-11-23T14:15:00Z"));
 }
+
+#[wasm_bindgen_test]
+async fn a_longer_plan_fills_the_chart_body_it_grows() {
+    // Opened on the 10-row example, then replaced by 2,000 clusters: the rows in the DOM must cover
+    // the body's new height, not the height it had for ten rows.
+    let host = mount(example(), false);
+    sleep(50).await;
+    let large = fleetplan::examples::get("large-fleet").unwrap().text;
+    type_text(&host, large);
+    sleep(500).await;
+    let body: HtmlElement = host
+        .query_selector(".chart-body")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    let window = web_sys::window()
+        .unwrap()
+        .inner_height()
+        .unwrap()
+        .as_f64()
+        .unwrap();
+    let shown = (body.client_height() as f64).min(window);
+    let rows = all(&host, "g.row").len() as f64;
+    assert!(rows * 22.0 >= shown, "{rows} rows for {shown} px");
+}
