@@ -40,7 +40,7 @@ pub fn csv(plan: &Plan) -> String {
             let fields = [
                 Field::Text(&stage.name),
                 Field::Text(""),
-                Field::Text(phase_kind_csv(phase.kind)),
+                Field::Text(phase.kind.slug()),
                 Field::Time(Some(phase.start)),
                 Field::Time(phase.end),
                 Field::Seconds(phase.end.map(|e| e.since(phase.start))),
@@ -133,16 +133,6 @@ fn csv_field(out: &mut String, value: &str) {
         out.push('"');
     } else {
         out.push_str(value);
-    }
-}
-
-fn phase_kind_csv(kind: PhaseKind) -> &'static str {
-    match kind {
-        PhaseKind::BeforeStageApproval => "before-approval",
-        PhaseKind::Updating => "updating",
-        PhaseKind::AfterStageTimedWait => "timed-wait",
-        PhaseKind::AfterStageApproval => "after-approval",
-        PhaseKind::Stopped => "stopped",
     }
 }
 

@@ -116,6 +116,19 @@ pub enum PhaseKind {
     Stopped,
 }
 
+impl PhaseKind {
+    /// A short kebab-case name for text outputs (CSV, test renderings).
+    pub fn slug(self) -> &'static str {
+        match self {
+            PhaseKind::BeforeStageApproval => "before-approval",
+            PhaseKind::Updating => "updating",
+            PhaseKind::AfterStageTimedWait => "timed-wait",
+            PhaseKind::AfterStageApproval => "after-approval",
+            PhaseKind::Stopped => "stopped",
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Event {

@@ -50,7 +50,7 @@ pub fn render_plan(out: &mut String, plan: &Plan) {
             let _ = writeln!(
                 out,
                 "  {} {} → {} {}",
-                phase_name(phase.kind),
+                phase.kind.slug(),
                 offset(plan.start, phase.start),
                 at(phase.end),
                 phase.label
@@ -75,16 +75,6 @@ pub fn render_plan(out: &mut String, plan: &Plan) {
     }
     for d in &plan.diagnostics {
         push_diagnostic(out, d);
-    }
-}
-
-fn phase_name(kind: PhaseKind) -> &'static str {
-    match kind {
-        PhaseKind::BeforeStageApproval => "before-approval",
-        PhaseKind::Updating => "updating",
-        PhaseKind::AfterStageTimedWait => "timed-wait",
-        PhaseKind::AfterStageApproval => "after-approval",
-        PhaseKind::Stopped => "stopped",
     }
 }
 
