@@ -321,32 +321,49 @@ impl Sim<'_> {
         self.stages[s].status = StageStatus::Waiting;
         if stage.before_approval {
             self.step = Step::Before;
-            let name = self.approval_name(TaskSide::Before, s);
-            self.emit(
+            self.request_approval(now, s, TaskSide::Before);
+            self.announce_waiting(
                 now,
-                "ApprovalRequestCreated",
-                Some(s),
-                None,
-                format!("approval request {name} created"),
-            );
-            self.emit(
-                now,
-                "StageUpdatingWaiting",
-                Some(s),
-                None,
+                s,
+                "before-stage",
                 "Not all before-stage tasks are completed, waiting for approval",
             );
-            let stage_name = self.stages[s].name.clone();
-            self.emit(now, "UpdateRunWaiting", None, None, format!("The updateRun is waiting for before-stage tasks in stage {stage_name} to complete"));
-            self.open_phase(s, PhaseKind::BeforeStageApproval, now, name);
-            if let Some(at) = self.timing.approval(now, &stage_name, TaskSide::Before) {
-                self.queue
-                    .push(at.max(now), Ev::Approved(s, TaskSide::Before));
-            }
         } else {
             self.step = Step::Updating;
             self.start_updating(now);
         }
+    }
+
+    /// Creates the stage's before- or after-stage approval request, opens its waiting phase and
+    /// schedules the approval the assumptions predict (none: nobody approves).
+    fn request_approval(&mut self, now: Time, s: usize, side: TaskSide) {
+        let name = self.approval_name(side, s);
+        self.emit(
+            now,
+            "ApprovalRequestCreated",
+            Some(s),
+            None,
+            format!("approval request {name} created"),
+        );
+        let kind = match side {
+            TaskSide::Before => PhaseKind::BeforeStageApproval,
+            TaskSide::After => PhaseKind::AfterStageApproval,
+        };
+        self.open_phase(s, kind, now, name);
+        if let Some(at) = self.timing.approval(now, &self.stages[s].name, side) {
+            self.queue.push(at.max(now), Ev::Approved(s, side));
+        }
+    }
+
+    /// The stage's and the run's waiting conditions, as the controller sets them for `tasks`
+    /// (`before-stage` or `after-stage`).
+    fn announce_waiting(&mut self, now: Time, s: usize, tasks: &str, stage_message: &'static str) {
+        self.emit(now, "StageUpdatingWaiting", Some(s), None, stage_message);
+        let run_message = format!(
+            "The updateRun is waiting for {tasks} tasks in stage {} to complete",
+            self.stages[s].name
+        );
+        self.emit(now, "UpdateRunWaiting", None, None, run_message);
     }
 
     /// Moves the current stage forward if nothing holds it (approvals, waits, a stop).
@@ -506,15 +523,12 @@ impl Sim<'_> {
         self.wait_done = wait.is_none();
         self.approval_done = !approval;
         if wait.is_some() || approval {
-            self.emit(
+            self.announce_waiting(
                 now,
-                "StageUpdatingWaiting",
-                Some(s),
-                None,
+                s,
+                "after-stage",
                 "All clusters in the stage are updated, waiting for after-stage tasks to complete",
             );
-            let stage_name = self.stages[s].name.clone();
-            self.emit(now, "UpdateRunWaiting", None, None, format!("The updateRun is waiting for after-stage tasks in stage {stage_name} to complete"));
         }
         if let Some(w) = wait {
             self.open_phase(
@@ -527,20 +541,7 @@ impl Sim<'_> {
                 .push(now.plus(w), Ev::WaitElapsed(s, self.wait_gen));
         }
         if approval {
-            let name = self.approval_name(TaskSide::After, s);
-            self.emit(
-                now,
-                "ApprovalRequestCreated",
-                Some(s),
-                None,
-                format!("approval request {name} created"),
-            );
-            self.open_phase(s, PhaseKind::AfterStageApproval, now, name);
-            let stage_name = self.stages[s].name.clone();
-            if let Some(at) = self.timing.approval(now, &stage_name, TaskSide::After) {
-                self.queue
-                    .push(at.max(now), Ev::Approved(s, TaskSide::After));
-            }
+            self.request_approval(now, s, TaskSide::After);
         }
         self.proceed(now);
     }
