@@ -221,6 +221,8 @@ mod tests {
             start: Some(t(s)),
             end: Some(t(e)),
             stuck_at: None,
+            phases: Vec::new(),
+            reason: None,
         };
         Plan {
             kind: "kubefleet-staged",
@@ -244,12 +246,14 @@ mod tests {
                         start: t(0),
                         end: Some(t(66)),
                         label: "updating".into(),
+                        version: None,
                     },
                     Phase {
                         kind: PhaseKind::AfterStageApproval,
                         start: t(66),
                         end: None,
                         label: "run-1-after-canary".into(),
+                        version: None,
                     },
                 ],
             }],
@@ -266,6 +270,8 @@ mod tests {
                 value: HOUR.to_string(),
                 defaulted: true,
             }],
+            gke: None,
+            rolling: None,
         }
     }
 

@@ -9,6 +9,7 @@ pub fn outcome(o: Outcome) -> &'static str {
         Outcome::Failed => "failed",
         Outcome::Blocked => "blocked",
         Outcome::Invalid => "invalid",
+        Outcome::Stalled => "stalled",
     }
 }
 
@@ -38,6 +39,16 @@ pub fn phase(k: PhaseKind) -> &'static str {
         PhaseKind::AfterStageTimedWait => "timed wait",
         PhaseKind::AfterStageApproval => "after approval",
         PhaseKind::Stopped => "stopped",
+        PhaseKind::ControlPlaneUpgrade => "control plane",
+        PhaseKind::NodeUpgrade => "nodes",
+        PhaseKind::MaintenanceWait => "waiting for window",
+        PhaseKind::ExclusionWait => "held by exclusion",
+        PhaseKind::Soaking => "soaking",
+        PhaseKind::ForcedSoaking => "forced soaking",
+        PhaseKind::Remove => "remove",
+        PhaseKind::Update => "update",
+        PhaseKind::Add => "add",
+        PhaseKind::AvailabilityWait => "waiting for availability",
     }
 }
 

@@ -5,7 +5,9 @@
 //! still renders. Every path read is recorded in the scenario's SourceMap for later diagnostics.
 
 mod assumptions;
+mod gke;
 pub(crate) mod read;
+mod rolling;
 mod strategy;
 
 use std::collections::BTreeMap;
@@ -21,7 +23,12 @@ use crate::source::{Node, Value};
 use read::get;
 
 /// Strategy kinds the format knows, for the "unknown kind" message.
-pub const KINDS: &[&str] = &["kubefleet-staged"];
+pub const KINDS: &[&str] = &[
+    "kubefleet-staged",
+    "kubefleet-rolling",
+    "gke-rollout-sequence",
+    "gke-fleet-sequence",
+];
 
 /// Name given to the strategy object when a scenario does not name it.
 pub const DEFAULT_STRATEGY_NAME: &str = "example-strategy";
@@ -393,6 +400,17 @@ impl Reader<'_> {
     }
 
     fn strategy(&mut self, n: &Node, p: &Path) -> Strategy {
+        // Each kind has its own fields; look at `kind` first so unknown-field warnings use the right set.
+        let kind = n
+            .get("kind")
+            .and_then(|k| k.scalar())
+            .map(|k| k.text.as_str());
+        match kind {
+            Some("kubefleet-rolling") => return self.rolling_strategy(n, p),
+            Some("gke-rollout-sequence") => return self.gke_rollout_sequence(n, p),
+            Some("gke-fleet-sequence") => return self.gke_fleet_sequence(n, p),
+            _ => {}
+        }
         let mut run = StagedRun {
             name: DEFAULT_STRATEGY_NAME.into(),
             ..Default::default()

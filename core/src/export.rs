@@ -311,6 +311,7 @@ fn phase_name(p: &Phase) -> String {
         PhaseKind::AfterStageTimedWait => format!("after-stage {}", p.label),
         PhaseKind::AfterStageApproval => format!("after-stage approval {}", p.label),
         PhaseKind::Stopped => format!("stopped {}", p.label),
+        other => format!("{} {}", other.slug(), p.label),
     }
 }
 
@@ -578,6 +579,8 @@ mod tests {
             start: None,
             end: None,
             stuck_at: None,
+            phases: Vec::new(),
+            reason: None,
         };
         plan.stages[2].clusters[3].end = plan.stages[2].clusters[3].end.map(|t| Time(t.0 + 1500));
         plan.stages[2].clusters[3].stuck_at = Some(Time(0));

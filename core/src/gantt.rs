@@ -273,6 +273,16 @@ impl BarKind {
             PhaseKind::AfterStageTimedWait => BarKind::TimedWait,
             PhaseKind::AfterStageApproval => BarKind::AfterApproval,
             PhaseKind::Stopped => BarKind::Stopped,
+            PhaseKind::ControlPlaneUpgrade
+            | PhaseKind::NodeUpgrade
+            | PhaseKind::Remove
+            | PhaseKind::Update
+            | PhaseKind::Add => BarKind::Updating,
+            PhaseKind::MaintenanceWait
+            | PhaseKind::ExclusionWait
+            | PhaseKind::Soaking
+            | PhaseKind::ForcedSoaking
+            | PhaseKind::AvailabilityWait => BarKind::TimedWait,
         }
     }
 }
@@ -321,6 +331,7 @@ pub fn layout(plan: &Plan, view: &View) -> Chart {
                 }
                 PhaseKind::AfterStageTimedWait => format!("after-stage {}", p.label),
                 PhaseKind::Stopped => "run stopped".to_string(),
+                other => format!("{}: {}", other.slug(), p.label),
             };
             let label = match p.kind {
                 PhaseKind::Updating => "updating".to_string(),
@@ -329,6 +340,7 @@ pub fn layout(plan: &Plan, view: &View) -> Chart {
                 }
                 PhaseKind::AfterStageTimedWait => p.label.replace("TimedWait ", "wait "),
                 PhaseKind::Stopped => "stopped".to_string(),
+                _ => p.label.clone(),
             };
             if let Some(bar) = bar(view, kind, p.start, p.end, label, what) {
                 bars.push(bar);

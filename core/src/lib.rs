@@ -12,11 +12,13 @@ pub mod examples;
 pub mod export;
 pub mod fleet;
 pub mod gantt;
+pub mod gke;
 pub mod input;
 pub mod manifests;
 pub mod model;
 pub mod plan;
 pub mod playback;
+pub mod rolling;
 pub mod selector;
 pub mod share;
 pub mod source;
@@ -34,6 +36,9 @@ pub use plan::Plan;
 pub fn plan(scenario: &Scenario) -> Plan {
     let mut plan = match &scenario.strategy {
         model::Strategy::KubefleetStaged(run) => staged::plan(scenario, run),
+        model::Strategy::KubefleetRolling(run) => rolling::plan(scenario, run),
+        model::Strategy::GkeRolloutSequence(seq) => gke::plan_rollout_sequence(scenario, seq),
+        model::Strategy::GkeFleetSequence(seq) => gke::plan_fleet_sequence(scenario, seq),
     };
     scenario.origin.attach(&mut plan.diagnostics);
     plan

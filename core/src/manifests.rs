@@ -73,8 +73,9 @@ pub fn import(docs: &[(&Node, &str)]) -> (Vec<Scenario>, Vec<Diagnostic>) {
 fn concurrent_runs(scenarios: &[Scenario], diags: &mut Vec<Diagnostic>) {
     let runs: Vec<&StagedRun> = scenarios
         .iter()
-        .map(|s| match &s.strategy {
-            Strategy::KubefleetStaged(run) => run,
+        .filter_map(|s| match &s.strategy {
+            Strategy::KubefleetStaged(run) => Some(run),
+            _ => None,
         })
         .collect();
     for (i, a) in runs.iter().enumerate() {

@@ -139,12 +139,24 @@ pub struct FleetCluster {
 pub enum Strategy {
     #[serde(rename = "kubefleet-staged")]
     KubefleetStaged(StagedRun),
+    /// A ClusterResourcePlacement with the default RollingUpdate strategy.
+    #[serde(rename = "kubefleet-rolling")]
+    KubefleetRolling(crate::rolling::model::RollingRun),
+    /// GKE rollout sequencing with custom stages (RolloutSequence).
+    #[serde(rename = "gke-rollout-sequence")]
+    GkeRolloutSequence(crate::gke::model::RolloutSequence),
+    /// GKE fleet-based (or team-scope-based) sequencing: a chain of upstream fleets.
+    #[serde(rename = "gke-fleet-sequence")]
+    GkeFleetSequence(crate::gke::model::FleetSequence),
 }
 
 impl Strategy {
     pub fn kind(&self) -> &'static str {
         match self {
             Strategy::KubefleetStaged(_) => "kubefleet-staged",
+            Strategy::KubefleetRolling(_) => "kubefleet-rolling",
+            Strategy::GkeRolloutSequence(_) => "gke-rollout-sequence",
+            Strategy::GkeFleetSequence(_) => "gke-fleet-sequence",
         }
     }
 }

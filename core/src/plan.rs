@@ -26,6 +26,12 @@ pub struct Plan {
     pub summary: Summary,
     /// Every assumption the simulation used, and whether it came from the scenario or a default.
     pub assumptions: Vec<AssumptionNote>,
+    /// What only a GKE sequence has: per-stage upgrade states by version, skipped clusters, version reach.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gke: Option<crate::gke::GkeDetail>,
+    /// What only a rolling update has: rounds, the available-cluster line and its budget, stalls.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rolling: Option<crate::rolling::RollingDetail>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -39,6 +45,8 @@ pub enum Outcome {
     Blocked,
     /// Initialization fails: the real controller would not start the run. Stages show what could be computed.
     Invalid,
+    /// A rolling update waits forever on clusters that never become available; there is no end time.
+    Stalled,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -83,6 +91,13 @@ pub struct ClusterPlan {
     /// When the run was marked stuck because this update passed 5 minutes.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stuck_at: Option<Time>,
+    /// This cluster's own bars (GKE control-plane/node upgrades and window waits; rolling remove/update/add
+    /// and availability waits). Empty for staged runs, whose cluster bar is `start`..`end`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub phases: Vec<Phase>,
+    /// Why the cluster is in its state when that is not obvious (skipped: `ALREADY_UPGRADED`, stalled, …).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -104,6 +119,9 @@ pub struct Phase {
     pub end: Option<Time>,
     /// What is awaited, e.g. the approval request name `run-after-canary` or `TimedWait 1h`.
     pub label: String,
+    /// The version this phase moves (GKE), so the chart can give each version its colour.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -114,6 +132,26 @@ pub enum PhaseKind {
     AfterStageTimedWait,
     AfterStageApproval,
     Stopped,
+    /// GKE: a control-plane upgrade (stage row: the stage's RUNNING state for that version).
+    ControlPlaneUpgrade,
+    /// GKE: node-pool upgrades.
+    NodeUpgrade,
+    /// GKE: waiting for the cluster's maintenance window to open (label says which window).
+    MaintenanceWait,
+    /// GKE: held by a maintenance exclusion (label names it and its scope).
+    ExclusionWait,
+    /// GKE: a stage soaking a version after its upgrades finished.
+    Soaking,
+    /// GKE: soaking forced 30 days after the stage's upgrades began.
+    ForcedSoaking,
+    /// Rolling: resources removed from a cluster no longer picked.
+    Remove,
+    /// Rolling: an in-place update of resources already placed.
+    Update,
+    /// Rolling: resources placed on a newly picked cluster.
+    Add,
+    /// Rolling: applied, waiting to be available (or `unavailablePeriodSeconds` when untrackable).
+    AvailabilityWait,
 }
 
 impl PhaseKind {
@@ -125,6 +163,16 @@ impl PhaseKind {
             PhaseKind::AfterStageTimedWait => "timed-wait",
             PhaseKind::AfterStageApproval => "after-approval",
             PhaseKind::Stopped => "stopped",
+            PhaseKind::ControlPlaneUpgrade => "control-plane",
+            PhaseKind::NodeUpgrade => "node",
+            PhaseKind::MaintenanceWait => "window-wait",
+            PhaseKind::ExclusionWait => "exclusion-wait",
+            PhaseKind::Soaking => "soaking",
+            PhaseKind::ForcedSoaking => "forced-soaking",
+            PhaseKind::Remove => "remove",
+            PhaseKind::Update => "update",
+            PhaseKind::Add => "add",
+            PhaseKind::AvailabilityWait => "availability-wait",
         }
     }
 }
@@ -181,4 +229,31 @@ pub struct AssumptionNote {
     pub value: String,
     /// True when the scenario did not say and fleetplan's default was used.
     pub defaulted: bool,
+}
+
+/// Placeholder while a kind's simulation is being built: an empty, invalid plan saying so.
+pub(crate) fn not_yet_planned(
+    scenario: &crate::model::Scenario,
+    kind: &'static str,
+    run: &str,
+) -> Plan {
+    let start = scenario.start.unwrap_or(crate::model::DEFAULT_START);
+    Plan {
+        kind,
+        scenario: scenario.name.clone(),
+        run: run.to_string(),
+        start,
+        end: None,
+        outcome: Outcome::Invalid,
+        stages: Vec::new(),
+        events: Vec::new(),
+        diagnostics: vec![Diagnostic::error(
+            "not-planned",
+            format!("fleetplan cannot plan `{kind}` yet"),
+        )],
+        summary: Summary::default(),
+        assumptions: Vec::new(),
+        gke: None,
+        rolling: None,
+    }
 }

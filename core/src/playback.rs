@@ -303,6 +303,16 @@ fn stage_state(
             PhaseKind::Updating => updating = Some(p),
             PhaseKind::BeforeStageApproval | PhaseKind::AfterStageApproval => approval = Some(p),
             PhaseKind::AfterStageTimedWait => timed = Some(p),
+            PhaseKind::ControlPlaneUpgrade
+            | PhaseKind::NodeUpgrade
+            | PhaseKind::Remove
+            | PhaseKind::Update
+            | PhaseKind::Add => updating = Some(p),
+            PhaseKind::MaintenanceWait
+            | PhaseKind::ExclusionWait
+            | PhaseKind::Soaking
+            | PhaseKind::ForcedSoaking
+            | PhaseKind::AvailabilityWait => timed = Some(p),
         }
     }
     if let Some(p) = stopped {

@@ -29,21 +29,23 @@ type OnText = Arc<dyn Fn(String) + Send + Sync>;
 type OnClick = Arc<dyn Fn() + Send + Sync>;
 
 /// The stages of the scenario's strategy, to edit.
-fn stages_mut(s: &mut Scenario) -> &mut Vec<StageConfig> {
+fn stages_mut(s: &mut Scenario) -> Result<&mut Vec<StageConfig>, String> {
     match &mut s.strategy {
-        Strategy::KubefleetStaged(run) => &mut run.stages,
+        Strategy::KubefleetStaged(run) => Ok(&mut run.stages),
+        other => Err(format!("`{}` has no KubeFleet stages", other.kind())),
     }
 }
 
 fn stages(s: &Scenario) -> &[StageConfig] {
     match &s.strategy {
         Strategy::KubefleetStaged(run) => &run.stages,
+        _ => &[],
     }
 }
 
 /// The before- or after-stage task list of stage `stage`.
 fn task_list(s: &mut Scenario, stage: usize, after: bool) -> Result<&mut Vec<StageTask>, String> {
-    let st = stages_mut(s)
+    let st = stages_mut(s)?
         .get_mut(stage)
         .ok_or_else(|| "that stage is gone".to_string())?;
     Ok(if after {
@@ -444,7 +446,7 @@ fn stage_view(
     let stage_edit = |f: fn(&mut StageConfig, &str) -> Result<(), String>| -> OnText {
         let e = edit.clone();
         Arc::new(move |v| {
-            e(&|s| match stages_mut(s).get_mut(i) {
+            e(&|s| match stages_mut(s)?.get_mut(i) {
                 Some(st) => f(st, &v),
                 None => Ok(()),
             })
@@ -473,7 +475,7 @@ fn stage_view(
         Arc::new(move || {
             e(&|s| {
                 let j = i as isize + delta;
-                let stages = stages_mut(s);
+                let stages = stages_mut(s)?;
                 if j >= 0 && (j as usize) < stages.len() && i < stages.len() {
                     stages.swap(i, j as usize);
                 }
@@ -484,8 +486,9 @@ fn stage_view(
     let e = edit.clone();
     let delete: OnClick = Arc::new(move || {
         e(&|s| {
-            if i < stages_mut(s).len() {
-                stages_mut(s).remove(i);
+            let stages = stages_mut(s)?;
+            if i < stages.len() {
+                stages.remove(i);
             }
             Ok(())
         })
@@ -525,8 +528,9 @@ fn stages_view(s: &Scenario, plan: Option<&Plan>, edit: &Edit) -> AnyView {
     let e = edit.clone();
     let add: OnClick = Arc::new(move || {
         e(&|s| {
-            let n = stages_mut(s).len() + 1;
-            stages_mut(s).push(StageConfig {
+            let stages = stages_mut(s)?;
+            let n = stages.len() + 1;
+            stages.push(StageConfig {
                 name: format!("stage-{n}"),
                 label_selector: Some(Default::default()),
                 ..Default::default()
@@ -782,7 +786,7 @@ mod tests {
         let text = crate::link::example_text();
         let a = crate::analysis::analyse(text, None);
         let mut s = (*a.scenario.clone().unwrap()).clone();
-        stages_mut(&mut s)[0].after_stage_tasks[0].wait_time = Some("3h".into());
+        stages_mut(&mut s).unwrap()[0].after_stage_tasks[0].wait_time = Some("3h".into());
         let b = crate::analysis::analyse(&yaml_out::scenario_to_yaml(&s), None);
         assert!(
             !b.stale && b.count(fleetplan::Severity::Error) == 0,

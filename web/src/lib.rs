@@ -491,6 +491,7 @@ fn outcome_words(o: Outcome) -> (&'static str, &'static str) {
         Outcome::Failed => ("fails", "outcome-bad"),
         Outcome::Blocked => ("blocks (waits forever)", "outcome-warn"),
         Outcome::Invalid => ("is refused by the controller", "outcome-bad"),
+        Outcome::Stalled => ("stalls (never finishes)", "outcome-bad"),
     }
 }
 

@@ -14,6 +14,7 @@ fn decode(text: &str) -> Document {
 fn staged(doc: &Document) -> &StagedRun {
     match &doc.scenario.strategy {
         Strategy::KubefleetStaged(run) => run,
+        other => panic!("expected a staged run, got {}", other.kind()),
     }
 }
 
@@ -254,7 +255,7 @@ fn kubectl_selector_errors_point_into_the_string() {
 #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
 fn unknown_strategy_kind_lists_the_known_ones() {
     let doc = decode("strategy: {kind: kubefleet-stagd}\n");
-    assert_eq!(doc.diagnostics[0].message, "unknown strategy kind `kubefleet-stagd`; known kinds: kubefleet-staged (did you mean `kubefleet-staged`?)");
+    assert_eq!(doc.diagnostics[0].message, "unknown strategy kind `kubefleet-stagd`; known kinds: kubefleet-staged, kubefleet-rolling, gke-rollout-sequence, gke-fleet-sequence (did you mean `kubefleet-staged`?)");
     assert_eq!(doc.diagnostics[0].severity, Severity::Error);
 }
 

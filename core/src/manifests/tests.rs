@@ -14,6 +14,7 @@ fn import_text(text: &str) -> (Vec<Scenario>, Vec<Diagnostic>) {
 fn staged(s: &Scenario) -> &StagedRun {
     match &s.strategy {
         Strategy::KubefleetStaged(run) => run,
+        other => panic!("expected a staged run, got {}", other.kind()),
     }
 }
 

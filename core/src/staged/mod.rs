@@ -69,6 +69,8 @@ pub fn plan(scenario: &Scenario, run: &StagedRun) -> Plan {
         diagnostics,
         summary,
         assumptions,
+        gke: None,
+        rolling: None,
     }
 }
 
@@ -166,6 +168,7 @@ fn phase_text(p: &Phase) -> &'static str {
         PhaseKind::AfterStageTimedWait => "the after-stage TimedWait",
         PhaseKind::Stopped => "the stop",
         PhaseKind::Updating => "the update",
+        _ => "the wait",
     }
 }
 

@@ -164,6 +164,8 @@ fn empty_stage(index: usize, s: &InitStage) -> StagePlan {
                 start: None,
                 end: None,
                 stuck_at: None,
+                phases: Vec::new(),
+                reason: None,
             })
             .collect(),
         phases: Vec::new(),
@@ -204,6 +206,7 @@ impl Sim<'_> {
             start,
             end: None,
             label,
+            version: None,
         });
     }
 
