@@ -52,6 +52,34 @@ pub struct Cluster {
     pub release_channel: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub maintenance: Option<MaintenancePolicy>,
+    /// GKE: node pools, whose size and surge decide how long a node upgrade takes.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub node_pools: Vec<NodePool>,
+    /// GKE: how long this cluster's upgrades take; unset parts use the defaults stated in the plan.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub upgrade_durations: Option<UpgradeDurations>,
+}
+
+/// A GKE node pool: `nodes` nodes upgraded `max_surge` at a time (surge upgrade).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NodePool {
+    pub name: String,
+    pub nodes: u32,
+    /// Nodes upgraded at once; `None` = GKE's default of 1.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_surge: Option<u32>,
+}
+
+/// Per-cluster upgrade durations (GKE).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UpgradeDurations {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub control_plane: Option<Duration>,
+    /// Time to upgrade one node (one surge batch).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub per_node: Option<Duration>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
