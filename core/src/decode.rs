@@ -17,7 +17,8 @@ pub(crate) use read::{Path, Reader};
 use crate::diag::{Diagnostic, Location, SourceMap};
 use crate::model::{
     Assumptions, Cluster, ClusterGenerator, ClusterVersion, LabelSpread, MaintenanceExclusion,
-    MaintenancePolicy, MaintenanceWindow, Scenario, SpreadMode, StagedRun, Strategy,
+    MaintenancePolicy, MaintenanceWindow, NodePool, Scenario, SpreadMode, StagedRun, Strategy,
+    UpgradeDurations,
 };
 use crate::source::{Node, Value};
 use read::get;
@@ -49,7 +50,11 @@ const CLUSTER_KEYS: &[&str] = &[
     "version",
     "releaseChannel",
     "maintenance",
+    "nodePools",
+    "upgradeDurations",
 ];
+const NODE_POOL_KEYS: &[&str] = &["name", "nodes", "maxSurge"];
+const UPGRADE_DURATION_KEYS: &[&str] = &["controlPlane", "perNode"];
 const VERSION_KEYS: &[&str] = &["controlPlane", "node"];
 const MAINTENANCE_KEYS: &[&str] = &["window", "exclusions"];
 const WINDOW_KEYS: &[&str] = &["daily", "recurring", "start", "end", "recurrence"];
@@ -178,7 +183,49 @@ impl Reader<'_> {
         if let Some(v) = get(m, "maintenance") {
             c.maintenance = self.maintenance(v, &p.field("maintenance"));
         }
+        if let Some(v) = get(m, "nodePools") {
+            c.node_pools = self.node_pools(v, &p.field("nodePools"));
+        }
+        if let Some(v) = get(m, "upgradeDurations") {
+            let up = p.field("upgradeDurations");
+            if let Some(um) = self.map(v, &up, UPGRADE_DURATION_KEYS) {
+                let control_plane = get(um, "controlPlane")
+                    .and_then(|x| self.duration(x, &up.field("controlPlane")));
+                let per_node =
+                    get(um, "perNode").and_then(|x| self.duration(x, &up.field("perNode")));
+                c.upgrade_durations = Some(UpgradeDurations {
+                    control_plane,
+                    per_node,
+                });
+            }
+        }
         Some(c)
+    }
+
+    fn node_pools(&mut self, n: &Node, p: &Path) -> Vec<NodePool> {
+        let Some(items) = self.seq(n, p) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for (i, item) in items.iter().enumerate() {
+            let ip = p.index(i);
+            let Some(m) = self.map(item, &ip, NODE_POOL_KEYS) else {
+                continue;
+            };
+            let mut pool = NodePool::default();
+            if let Some(v) = get(m, "name") {
+                pool.name = self.string(v, &ip.field("name")).unwrap_or_default();
+            }
+            match get(m, "nodes") {
+                Some(v) => pool.nodes = self.count(v, &ip.field("nodes")).unwrap_or_default(),
+                None => self.missing("nodes", &ip, item),
+            }
+            if let Some(v) = get(m, "maxSurge") {
+                pool.max_surge = self.count(v, &ip.field("maxSurge"));
+            }
+            out.push(pool);
+        }
+        out
     }
 
     fn maintenance(&mut self, n: &Node, p: &Path) -> Option<MaintenancePolicy> {

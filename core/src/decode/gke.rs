@@ -1,12 +1,26 @@
-//! The GKE kinds of the fleetplan format: `gke-rollout-sequence` and `gke-fleet-sequence`.
+//! The GKE kinds of the fleetplan format: `gke-rollout-sequence` and `gke-fleet-sequence`, plus the
+//! CEL selector check shared with the import of GKE's own formats.
 
 use super::read::{get, Path, Reader};
-use crate::gke::model::{FleetSequence, RolloutSequence};
+use crate::gke::model::{
+    FleetGroup, FleetSequence, RolloutSequence, SequenceStage, UpgradeOverride, VersionEvent,
+};
 use crate::model::Strategy;
-use crate::source::Node;
+use crate::source::{Node, Style, Value};
 
-const ROLLOUT_SEQUENCE_KEYS: &[&str] = &["kind", "name"];
-const FLEET_SEQUENCE_KEYS: &[&str] = &["kind", "name"];
+const ROLLOUT_SEQUENCE_KEYS: &[&str] = &[
+    "kind",
+    "name",
+    "displayName",
+    "stages",
+    "ignoredClustersSelector",
+    "versions",
+];
+const STAGE_KEYS: &[&str] = &["fleetProjects", "fleet", "labelSelector", "soakDuration"];
+const FLEET_SEQUENCE_KEYS: &[&str] = &["kind", "name", "grouping", "groups", "versions"];
+const GROUP_KEYS: &[&str] = &["fleet", "upstreamFleets", "soaking", "overrides"];
+const OVERRIDE_KEYS: &[&str] = &["upgrade", "version", "soaking"];
+const VERSION_KEYS: &[&str] = &["version", "upgradeType", "at"];
 
 impl Reader<'_> {
     pub(crate) fn gke_rollout_sequence(&mut self, n: &Node, p: &Path) -> Strategy {
@@ -15,8 +29,63 @@ impl Reader<'_> {
             if let Some(v) = get(m, "name") {
                 seq.name = self.string(v, &p.field("name")).unwrap_or_default();
             }
+            if let Some(v) = get(m, "displayName") {
+                seq.display_name = self.string(v, &p.field("displayName"));
+            }
+            if let Some(v) = get(m, "stages") {
+                let sp = p.field("stages");
+                if let Some(items) = self.seq(v, &sp) {
+                    seq.stages = items
+                        .iter()
+                        .enumerate()
+                        .map(|(i, item)| self.sequence_stage(item, &sp.index(i)))
+                        .collect();
+                }
+            }
+            if let Some(v) = get(m, "ignoredClustersSelector") {
+                seq.ignored_clusters_selector =
+                    self.cel_selector(v, &p.field("ignoredClustersSelector"));
+            }
+            if let Some(v) = get(m, "versions") {
+                seq.versions = self.version_events(v, &p.field("versions"));
+            }
         }
         Strategy::GkeRolloutSequence(seq)
+    }
+
+    fn sequence_stage(&mut self, n: &Node, p: &Path) -> SequenceStage {
+        let mut stage = SequenceStage::default();
+        let Some(m) = self.map(n, p, STAGE_KEYS) else {
+            return stage;
+        };
+        if let Some(v) = get(m, "fleetProjects") {
+            stage.fleet_projects = self.strings(v, &p.field("fleetProjects"));
+        }
+        // `fleet: x` is shorthand for `fleetProjects: [x]` (GKE allows one fleet per stage anyway).
+        if let Some(v) = get(m, "fleet") {
+            let fp = p.renamed("fleet", "fleetProjects");
+            if get(m, "fleetProjects").is_some() {
+                self.error(
+                    "conflicting-fields",
+                    "give either `fleet` or `fleetProjects`, not both",
+                    &p.field("fleet"),
+                    v,
+                );
+            } else if let Some(f) = self.string(v, &fp) {
+                stage.fleet_projects = vec![f];
+            }
+        }
+        if let Some(v) = get(m, "labelSelector") {
+            stage.label_selector = self.cel_selector(v, &p.field("labelSelector"));
+        }
+        if let Some(v) = get(m, "soakDuration") {
+            stage.soak_duration = self.scalar_text(
+                v,
+                &p.field("soakDuration"),
+                "a duration such as 3d or 259200s",
+            );
+        }
+        stage
     }
 
     pub(crate) fn gke_fleet_sequence(&mut self, n: &Node, p: &Path) -> Strategy {
@@ -25,7 +94,126 @@ impl Reader<'_> {
             if let Some(v) = get(m, "name") {
                 seq.name = self.string(v, &p.field("name")).unwrap_or_default();
             }
+            if let Some(v) = get(m, "grouping") {
+                seq.grouping = self.string(v, &p.field("grouping"));
+            }
+            if let Some(v) = get(m, "groups") {
+                let gp = p.field("groups");
+                if let Some(items) = self.seq(v, &gp) {
+                    seq.groups = items
+                        .iter()
+                        .enumerate()
+                        .map(|(i, item)| self.fleet_group(item, &gp.index(i)))
+                        .collect();
+                }
+            }
+            if let Some(v) = get(m, "versions") {
+                seq.versions = self.version_events(v, &p.field("versions"));
+            }
         }
         Strategy::GkeFleetSequence(seq)
+    }
+
+    fn fleet_group(&mut self, n: &Node, p: &Path) -> FleetGroup {
+        let mut group = FleetGroup::default();
+        let Some(m) = self.map(n, p, GROUP_KEYS) else {
+            return group;
+        };
+        match get(m, "fleet") {
+            Some(v) => group.fleet = self.string(v, &p.field("fleet")).unwrap_or_default(),
+            None => self.missing("fleet", p, n),
+        }
+        if let Some(v) = get(m, "upstreamFleets") {
+            group.upstream_fleets = self.strings(v, &p.field("upstreamFleets"));
+        }
+        if let Some(v) = get(m, "soaking") {
+            group.soaking = self.scalar_text(v, &p.field("soaking"), "a duration such as 7d");
+        }
+        if let Some(v) = get(m, "overrides") {
+            let op = p.field("overrides");
+            if let Some(items) = self.seq(v, &op) {
+                for (i, item) in items.iter().enumerate() {
+                    let ip = op.index(i);
+                    let Some(om) = self.map(item, &ip, OVERRIDE_KEYS) else {
+                        continue;
+                    };
+                    let text = |key: &str, r: &mut Self| match get(om, key) {
+                        Some(x) => r.scalar_text(x, &ip.field(key), "a string"),
+                        None => {
+                            r.missing(key, &ip, item);
+                            None
+                        }
+                    };
+                    let upgrade = text("upgrade", self);
+                    let version = text("version", self);
+                    let soaking = text("soaking", self);
+                    group.overrides.push(UpgradeOverride {
+                        upgrade: upgrade.unwrap_or_default(),
+                        version: version.unwrap_or_default(),
+                        soaking: soaking.unwrap_or_default(),
+                    });
+                }
+            }
+        }
+        group
+    }
+
+    /// `versions: [{version, upgradeType, at}]`; a bare string is a version released at the start.
+    fn version_events(&mut self, n: &Node, p: &Path) -> Vec<VersionEvent> {
+        let Some(items) = self.seq(n, p) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for (i, item) in items.iter().enumerate() {
+            let ip = p.index(i);
+            if let Value::Scalar(_) = item.value {
+                if let Some(version) = self.string(item, &ip.field("version")) {
+                    out.push(VersionEvent {
+                        version,
+                        ..Default::default()
+                    });
+                }
+                continue;
+            }
+            let Some(m) = self.map(item, &ip, VERSION_KEYS) else {
+                continue;
+            };
+            let mut event = VersionEvent::default();
+            match get(m, "version") {
+                Some(v) => event.version = self.string(v, &ip.field("version")).unwrap_or_default(),
+                None => self.missing("version", &ip, item),
+            }
+            if let Some(v) = get(m, "upgradeType") {
+                event.upgrade_type = self.string(v, &ip.field("upgradeType"));
+            }
+            if let Some(v) = get(m, "at") {
+                event.at = self.time(v, &ip.field("at"));
+            }
+            out.push(event);
+        }
+        out
+    }
+
+    /// A CEL selector over `resource.labels`, kept as written. A syntax error is reported (`cel-syntax`)
+    /// at the offending character inside the string; the text is still kept, so the stage stays a
+    /// labelled stage (an unparsable selector must not silently turn it into a catch-all).
+    pub(crate) fn cel_selector(&mut self, n: &Node, p: &Path) -> Option<String> {
+        let text = self.string(n, p)?;
+        if let Err(e) = crate::cel::parse(&text) {
+            let mut d = crate::diag::Diagnostic::error(
+                "cel-syntax",
+                format!("label selector `{text}`: {}", e.message),
+            )
+            .at(p.shown());
+            let mut loc = self.loc(n);
+            let quoted = n.scalar().is_some_and(|s| s.style == Style::Quoted);
+            // Single-line scalars only: a block scalar's text starts on a later line.
+            if !text.contains('\n') {
+                loc.column += usize::from(quoted) + e.column - 1;
+            }
+            d.location = Some(loc);
+            self.diags.push(d);
+        }
+        Some(text)
     }
 }
