@@ -21,6 +21,8 @@ pub enum Command {
     Check(CheckArgs),
     /// List the built-in examples, or print one.
     Example(ExampleArgs),
+    /// Write a GKE sequence in GKE's own format (gcloud stage config, API JSON, fleet feature specs).
+    Export(ExportArgs),
 }
 
 #[derive(Debug, Args)]
@@ -46,6 +48,26 @@ pub struct CheckArgs {
 pub struct ExampleArgs {
     /// The example to print; without it, the list of examples.
     pub name: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// Scenario or GKE files, read together as one input (`-` reads stdin).
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<String>,
+    #[arg(long, value_enum)]
+    pub format: ExportFormat,
+}
+
+/// GKE's formats a sequence can be written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ExportFormat {
+    /// The YAML file of `gcloud container fleet rolloutsequences create --stage-config` (custom stages).
+    StageConfig,
+    /// The RolloutSequence resource as the API takes it (custom stages).
+    RolloutSequenceJson,
+    /// One clusterupgrade feature JSON per fleet, separated by `---` (fleet-based chains).
+    FeatureSpec,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

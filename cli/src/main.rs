@@ -3,6 +3,7 @@
 mod args;
 mod check;
 mod example;
+mod export_cmd;
 mod files;
 mod grid;
 mod out;
@@ -25,6 +26,7 @@ fn main() -> ExitCode {
         Command::Plan(a) => plan_cmd::run(a),
         Command::Check(a) => check::run(a),
         Command::Example(a) => example::run(a),
+        Command::Export(a) => export_cmd::run(a),
     };
     status.into()
 }

@@ -356,3 +356,50 @@ fn exports_for_spreadsheets_docs_and_images() {
         "tooltips name the approval request"
     );
 }
+
+#[test]
+fn export_writes_gke_formats_that_read_back() {
+    let o = run(&[
+        "export",
+        "--format",
+        "stage-config",
+        &repo_file("examples/gke-bank-sequence.json"),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    let yaml = stdout(&o);
+    assert!(
+        yaml.starts_with(
+            "- stage:\n  fleet-projects:\n  - projects/testing\n  soak-duration: 3d\n"
+        ),
+        "{yaml}"
+    );
+    // The exported stage config is itself an input: back to the API's JSON.
+    let o = run_with_stdin(&["export", "--format", "rollout-sequence-json", "-"], &yaml);
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    assert_eq!(json["stages"][3]["soakDuration"], "345600s");
+    assert_eq!(
+        json["stages"][2]["clusterSelector"]["labelSelector"],
+        "resource.labels['prod-region'] == 'us-west1'"
+    );
+    // The wrong kind is an error naming both kinds, and exits 1.
+    let o = run(&[
+        "export",
+        "--format",
+        "feature-spec",
+        &repo_file("examples/staged.yaml"),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("feature-spec writes a gke-fleet-sequence, but this scenario's strategy is kubefleet-staged"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&[
+        "export",
+        "--format",
+        "yaml",
+        &repo_file("examples/staged.yaml"),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+}

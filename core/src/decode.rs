@@ -42,6 +42,7 @@ const ROOT_KEYS: &[&str] = &[
     "generate",
     "strategy",
     "assumptions",
+    "versions",
 ];
 const CLUSTER_KEYS: &[&str] = &[
     "name",
@@ -80,6 +81,9 @@ pub struct Document {
     pub scenario: Scenario,
     /// False for a document that only supplies clusters, `start` or assumptions to manifests.
     pub has_strategy: bool,
+    /// Top-level `versions` of a strategy-less document: GKE version events for sequences imported
+    /// from GKE's own formats, which carry none (recorded under `strategy.versions`).
+    pub versions: Vec<crate::gke::model::VersionEvent>,
     /// Scenario path → where it was written; also folded into `scenario.origin`.
     pub origin: Vec<(String, Location)>,
     pub diagnostics: Vec<Diagnostic>,
@@ -103,6 +107,7 @@ pub fn decode_document(doc: &Node, file: &str) -> Document {
         origin: SourceMap::default(),
     };
     let mut has_strategy = false;
+    let mut versions = Vec::new();
     if let Some(m) = r.map(doc, &root, ROOT_KEYS) {
         if let Some(v) = get(m, "name") {
             scenario.name = r.string(v, &root.field("name"));
@@ -126,6 +131,19 @@ pub fn decode_document(doc: &Node, file: &str) -> Document {
         if let Some(v) = get(m, "assumptions") {
             scenario.assumptions = r.assumptions(v, &root.field("assumptions"));
         }
+        if let Some(v) = get(m, "versions") {
+            let vp = root.renamed("versions", "strategy.versions");
+            versions = r.version_events(v, &vp);
+            if has_strategy {
+                r.warning(
+                    "misplaced-field",
+                    "top-level `versions` only adds versions to a sequence imported from GKE's formats (in a document without `strategy`); here it is ignored: put it under `strategy`",
+                    &root.field("versions"),
+                    v,
+                );
+                versions.clear();
+            }
+        }
     } else if !doc.is_null() {
         // `map` reported the type; say what a scenario looks like too.
         r.diags.push(Diagnostic::info("scenario-shape", "a fleetplan scenario is a mapping with `clusters`, `strategy` and `assumptions`; see docs/scenario-format.md"));
@@ -136,6 +154,7 @@ pub fn decode_document(doc: &Node, file: &str) -> Document {
     Document {
         scenario,
         has_strategy,
+        versions,
         origin: r.origin,
         diagnostics: r.diags,
     }

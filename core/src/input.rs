@@ -1,13 +1,16 @@
 //! Reading input text (fleetplan scenarios, KubeFleet manifests, YAML or JSON) into scenarios.
 //!
 //! All sources form one set of documents, so a fleet in one file and a strategy in another work. A
-//! document with `apiVersion` is a KubeFleet object; one without is fleetplan's own format. A fleetplan
-//! document without `strategy` supplies `start`, assumptions and extra clusters to the scenarios built
-//! from manifests.
+//! document with `apiVersion` is a KubeFleet object; one shaped like a GKE format (a gcloud stage
+//! config, a RolloutSequence, a clusterupgrade feature) is imported by `gke::import`; any other is
+//! fleetplan's own format. A fleetplan document without `strategy` supplies `start`, assumptions,
+//! extra clusters (and GKE versions) to the scenarios built from manifests and GKE formats.
 
 use crate::decode::{self, Document};
 use crate::diag::{Diagnostic, Location};
-use crate::model::{Assumptions, Cluster, ClusterGenerator, Scenario};
+use crate::gke::import::Shape;
+use crate::gke::model::VersionEvent;
+use crate::model::{Assumptions, Cluster, ClusterGenerator, Scenario, Strategy};
 use crate::source::{self, Node};
 use crate::time::Time;
 
@@ -35,6 +38,7 @@ impl Loaded {
 pub fn load(sources: &[Source]) -> Loaded {
     let mut out = Loaded::default();
     let mut manifests: Vec<(Node, &str)> = Vec::new();
+    let mut gke: Vec<(Node, &str, Shape)> = Vec::new();
     let mut contexts: Vec<Document> = Vec::new();
     let mut documents = 0;
     for src in sources {
@@ -44,6 +48,10 @@ pub fn load(sources: &[Source]) -> Loaded {
             documents += 1;
             if doc.get("apiVersion").is_some() {
                 manifests.push((doc, src.name));
+                continue;
+            }
+            if let Some(shape) = crate::gke::import::detect(&doc) {
+                gke.push((doc, src.name, shape));
                 continue;
             }
             if doc.get("kind").is_some()
@@ -69,12 +77,22 @@ pub fn load(sources: &[Source]) -> Loaded {
             }
         }
     }
-    if !manifests.is_empty() {
-        let docs: Vec<(&Node, &str)> = manifests.iter().map(|(n, f)| (n, *f)).collect();
-        let (scenarios, diags) = crate::manifests::import(&docs);
-        out.diagnostics.extend(diags);
+    if !manifests.is_empty() || !gke.is_empty() {
+        let mut imported = Vec::new();
+        if !manifests.is_empty() {
+            let docs: Vec<(&Node, &str)> = manifests.iter().map(|(n, f)| (n, *f)).collect();
+            let (scenarios, diags) = crate::manifests::import(&docs);
+            out.diagnostics.extend(diags);
+            imported.extend(scenarios);
+        }
+        if !gke.is_empty() {
+            let docs: Vec<(&Node, &str, Shape)> = gke.iter().map(|(n, f, s)| (n, *f, *s)).collect();
+            let (scenarios, diags) = crate::gke::import::import(&docs);
+            out.diagnostics.extend(diags);
+            imported.extend(scenarios);
+        }
         let context = Context::merge(&contexts, &mut out.diagnostics);
-        for mut s in scenarios {
+        for mut s in imported {
             context.apply(&mut s);
             out.scenarios.push(s);
         }
@@ -112,6 +130,8 @@ struct Context {
     assumptions: Option<Assumptions>,
     clusters: Vec<Cluster>,
     generate: Vec<ClusterGenerator>,
+    /// For GKE sequences imported from GKE's formats, which carry no versions.
+    versions: Vec<VersionEvent>,
     /// Paths as if the context's clusters and generators were numbered from 0.
     origin: Vec<(String, Location)>,
 }
@@ -138,6 +158,12 @@ impl Context {
             }
             ctx.clusters.extend(s.clusters.iter().cloned());
             ctx.generate.extend(s.generate.iter().cloned());
+            if !doc.versions.is_empty() {
+                if !ctx.versions.is_empty() {
+                    diags.push(later_wins("versions", doc));
+                }
+                ctx.versions.clone_from(&doc.versions);
+            }
             for (path, loc) in &doc.origin {
                 let shifted = shift(path, "clusters", cluster_base)
                     .or_else(|| shift(path, "generate", generate_base));
@@ -164,6 +190,14 @@ impl Context {
         }
         s.clusters.extend(self.clusters.iter().cloned());
         s.generate.extend(self.generate.iter().cloned());
+        let versions = match &mut s.strategy {
+            Strategy::GkeRolloutSequence(seq) => Some(&mut seq.versions),
+            Strategy::GkeFleetSequence(seq) => Some(&mut seq.versions),
+            _ => None,
+        };
+        if let Some(v) = versions.filter(|v| v.is_empty()) {
+            v.clone_from(&self.versions);
+        }
         for (path, loc) in &self.origin {
             let path = shift(path, "clusters", cluster_base)
                 .or_else(|| shift(path, "generate", generate_base))

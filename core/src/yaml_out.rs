@@ -102,7 +102,7 @@ fn write_seq(out: &mut String, items: &[Value], depth: usize) {
 }
 
 /// A string as a scalar: plain when that reads back as the same string, double-quoted otherwise.
-fn string(s: &str) -> String {
+pub(crate) fn string(s: &str) -> String {
     if needs_quotes(s) {
         serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
     } else {

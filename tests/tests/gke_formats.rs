@@ -266,3 +266,371 @@ fn unknown_fields_and_wrong_types_are_reported_with_suggestions() {
         ]
     );
 }
+
+// ---------------------------------------------------------------------------------------------------
+// GKE's own formats
+
+const BANK_STAGE_CONFIG: &str = include_str!("../../examples/gke-bank-stage-config.yaml");
+const BANK_SEQUENCE_JSON: &str = include_str!("../../examples/gke-bank-sequence.json");
+
+fn stage(fleet: &str, selector: Option<&str>, soak: &str) -> SequenceStage {
+    SequenceStage {
+        fleet_projects: vec![fleet.into()],
+        label_selector: selector.map(Into::into),
+        soak_duration: Some(soak.into()),
+    }
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn the_bank_sequence_reads_the_same_from_the_stage_config_and_the_api_json() {
+    let from_yaml = load("examples/gke-bank-stage-config.yaml", BANK_STAGE_CONFIG);
+    let from_json = load("examples/gke-bank-sequence.json", BANK_SEQUENCE_JSON);
+    assert!(
+        from_yaml.diagnostics.is_empty(),
+        "{:#?}",
+        from_yaml.diagnostics
+    );
+    assert!(
+        from_json.diagnostics.is_empty(),
+        "{:#?}",
+        from_json.diagnostics
+    );
+    let yaml = rollout(&from_yaml.scenarios[0]);
+    let json = rollout(&from_json.scenarios[0]);
+    let stages = vec![
+        stage("projects/testing", None, "3d"),
+        stage("projects/staging", None, "3d"),
+        stage(
+            "projects/production",
+            Some("resource.labels['prod-region'] == 'us-west1'"),
+            "3d",
+        ),
+        stage(
+            "projects/production",
+            Some("resource.labels['prod-region'] == 'europe-west1'"),
+            "4d",
+        ),
+        stage("projects/production", None, "1d"),
+    ];
+    assert_eq!(yaml.stages, stages);
+    assert_eq!(json.stages, stages);
+    // The stage config carries no name: the file's is used. The API's name gives the sequence id.
+    assert_eq!(yaml.name, "gke-bank-stage-config");
+    assert_eq!(json.name, "bank-sequence");
+    assert_eq!(
+        json.display_name.as_deref(),
+        Some("Community bank: testing, staging, production by region")
+    );
+    // Later diagnostics on the scenario find the imported file's lines.
+    let s = &from_yaml.scenarios[0];
+    let loc = s.origin.locate("strategy.stages[3].soakDuration").unwrap();
+    assert_eq!((loc.line, loc.column), (21, 18));
+    let loc = from_json.scenarios[0]
+        .origin
+        .locate("strategy.stages[2].labelSelector")
+        .unwrap();
+    assert_eq!((loc.line, loc.column), (15, 44));
+}
+
+/// export → import gives the sequence back, and the stage config export is the example file itself.
+#[wasm_bindgen_test(unsupported = test)]
+fn exported_sequences_import_as_they_were() {
+    use fleetplan::gke::export::{export, rollout_sequence_json, stage_config_yaml, Format};
+    let mut imported = load("bank-sequence.json", BANK_SEQUENCE_JSON)
+        .scenarios
+        .remove(0);
+    let mut seq = rollout(&imported).clone();
+    seq.ignored_clusters_selector = Some("resource.labels.sandbox == 'true'".into());
+    seq.stages[0].soak_duration = Some("3d12h".into());
+    imported.strategy = Strategy::GkeRolloutSequence(seq.clone());
+
+    let json = rollout_sequence_json(&seq).unwrap();
+    assert!(json.contains("\"soakDuration\": \"302400s\""), "{json}");
+    assert!(json.contains(
+        "\"name\": \"projects/testing/locations/global/rolloutSequences/bank-sequence\""
+    ));
+    let back = load("bank-sequence.json", &json);
+    assert!(back.diagnostics.is_empty(), "{:#?}", back.diagnostics);
+    assert_eq!(*rollout(&back.scenarios[0]), seq);
+    assert_eq!(
+        export(&imported, Format::RolloutSequenceJson).unwrap(),
+        json
+    );
+
+    let yaml = stage_config_yaml(&seq).unwrap();
+    let back = load("bank-sequence.yaml", &yaml);
+    assert!(back.diagnostics.is_empty(), "{:#?}", back.diagnostics);
+    let mut expected = seq.clone();
+    // What the stage config cannot carry: the display name and the ignored-clusters selector.
+    expected.display_name = None;
+    expected.ignored_clusters_selector = None;
+    assert_eq!(*rollout(&back.scenarios[0]), expected);
+    assert!(yaml.contains("  soak-duration: 84h\n"), "{yaml}");
+
+    let example = load("bank.yaml", BANK_STAGE_CONFIG).scenarios.remove(0);
+    let without_comments: String = BANK_STAGE_CONFIG
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(
+        export(&example, Format::StageConfig).unwrap(),
+        without_comments
+    );
+    assert_eq!(
+        export(&example, Format::FeatureSpec).unwrap_err(),
+        "feature-spec writes a gke-fleet-sequence, but this scenario's strategy is gke-rollout-sequence"
+    );
+}
+
+const FEATURES: &str = r#"{
+  "name": "projects/bank-dev/locations/global/features/clusterupgrade",
+  "spec": {"clusterupgrade": {"postConditions": {"soaking": "172800s"}}},
+  "state": {"clusterupgrade": {"upgrades": []}},
+  "createTime": "2026-01-01T00:00:00Z"
+}
+---
+name: projects/bank-prod/locations/global/features/clusterupgrade
+spec:
+  clusterupgrade:
+    upstreamFleets: [bank-dev]
+    postConditions: {soaking: 604800s}
+    gkeUpgradeOverrides:
+      - upgrade: {name: k8s_control_plane, version: 1.32.1-gke.1200}
+        postConditions: {soaking: 0s}
+"#;
+
+#[wasm_bindgen_test(unsupported = test)]
+fn feature_specs_of_several_fleets_form_one_chain() {
+    use fleetplan::gke::export::{feature_specs_json, Format};
+    let loaded = load("chain.yaml", FEATURES);
+    assert!(loaded.diagnostics.is_empty(), "{:#?}", loaded.diagnostics);
+    assert_eq!(loaded.scenarios.len(), 1);
+    let seq = fleet_seq(&loaded.scenarios[0]).clone();
+    assert_eq!(
+        seq,
+        FleetSequence {
+            name: "chain".into(),
+            grouping: None,
+            groups: vec![
+                FleetGroup {
+                    fleet: "bank-dev".into(),
+                    upstream_fleets: vec![],
+                    soaking: Some("2d".into()),
+                    overrides: vec![],
+                },
+                FleetGroup {
+                    fleet: "bank-prod".into(),
+                    upstream_fleets: vec!["bank-dev".into()],
+                    soaking: Some("7d".into()),
+                    overrides: vec![UpgradeOverride {
+                        upgrade: "k8s_control_plane".into(),
+                        version: "1.32.1-gke.1200".into(),
+                        soaking: "0s".into(),
+                    }],
+                },
+            ],
+            versions: vec![],
+        }
+    );
+    let loc = loaded.scenarios[0]
+        .origin
+        .locate("strategy.groups[1].overrides[0].version")
+        .unwrap();
+    assert_eq!((loc.line, loc.column), (14, 53));
+
+    // Exported one document per fleet; as a JSON list or a `---` stream they read back the same.
+    let specs = feature_specs_json(&seq).unwrap();
+    assert_eq!(specs.len(), 2);
+    assert_eq!(specs[1].fleet, "bank-prod");
+    let stream = fleetplan::gke::export::export(&loaded.scenarios[0], Format::FeatureSpec).unwrap();
+    let list = format!(
+        "[{}]",
+        specs
+            .iter()
+            .map(|s| s.json.as_str())
+            .collect::<Vec<_>>()
+            .join(",")
+    );
+    for text in [stream, list] {
+        let back = load("chain.json", &text);
+        assert!(
+            back.diagnostics.is_empty(),
+            "{text}\n{:#?}",
+            back.diagnostics
+        );
+        assert_eq!(*fleet_seq(&back.scenarios[0]), seq, "{text}");
+    }
+
+    // A fleet without a soak is exported with GKE's default, which the API requires.
+    let mut bare = seq.clone();
+    bare.groups[0].soaking = None;
+    let json = &feature_specs_json(&bare).unwrap()[0].json;
+    assert!(json.contains("\"soaking\": \"604800s\""), "{json}");
+}
+
+/// `fleetplan plan fleet.yaml stage-config.yaml`: the fleet document supplies clusters, the start,
+/// assumptions and the versions the GKE formats cannot carry.
+#[wasm_bindgen_test(unsupported = test)]
+fn a_fleet_document_completes_an_imported_sequence() {
+    let fleet = "start: 2026-11-23T09:00:00Z\nclusters:\n  - {name: t1, fleet: testing}\n  - {name: p1, fleet: production, labels: {prod-region: us-west1}}\nversions:\n  - {version: 1.32.1-gke.1200, at: 2026-11-24T00:00:00Z}\n";
+    let loaded = fleetplan::load(&[
+        Source {
+            name: "fleet.yaml",
+            text: fleet,
+        },
+        Source {
+            name: "stages.yaml",
+            text: BANK_STAGE_CONFIG,
+        },
+    ]);
+    assert!(loaded.diagnostics.is_empty(), "{:#?}", loaded.diagnostics);
+    assert_eq!(loaded.scenarios.len(), 1);
+    let s = &loaded.scenarios[0];
+    assert_eq!(s.clusters.len(), 2);
+    assert_eq!(s.start, Some(Time::parse("2026-11-23T09:00:00Z").unwrap()));
+    let seq = rollout(s);
+    assert_eq!(seq.stages.len(), 5);
+    assert_eq!(seq.versions[0].version, "1.32.1-gke.1200");
+    let loc = s.origin.locate("strategy.versions[0].version").unwrap();
+    assert_eq!((loc.file.as_str(), loc.line), ("fleet.yaml", 6));
+    let loc = s.origin.locate("clusters[1].labels").unwrap();
+    assert_eq!((loc.file.as_str(), loc.line), ("fleet.yaml", 4));
+
+    // In a document with its own strategy, top-level versions are a mistake worth a warning.
+    let both = format!("{fleet}strategy: {{kind: gke-rollout-sequence}}\n");
+    let loaded = load("both.yaml", &both);
+    assert_eq!(
+        show(&loaded.diagnostics),
+        ["both.yaml:6:3 misplaced-field top-level `versions` only adds versions to a sequence imported from GKE's formats (in a document without `strategy`); here it is ignored: put it under `strategy`"]
+    );
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn stage_config_mistakes_are_reported_where_they_are() {
+    let text = "\
+- stage:
+  fleet-projects: [projects/a]
+- stage:
+  label-selector: resource.labels.canary == true
+  soak-duration: 3 days
+- stage:
+    fleet-projects: [projects/b]
+    soak-duration: 1d
+- fleet-projects: [projects/c]
+  soak-durations: 1d
+  soak-duration: 2d
+";
+    let loaded = load("stages.yaml", text);
+    assert_eq!(
+        show(&loaded.diagnostics),
+        [
+            "stages.yaml:1:3 missing-field stage 1 needs `soak-duration` (such as 7d; units s, m, h, d); gcloud requires it",
+            "stages.yaml:3:3 missing-field stage 2 needs `fleet-projects` (a list such as [projects/my-project]); gcloud requires it",
+            "stages.yaml:4:45 cel-syntax label selector `resource.labels.canary == true`: the right side of `==` (column 24) must be a label (resource.labels.KEY) or a string",
+            "stages.yaml:5:18 invalid-value stage 2: soak-duration duration `3 days`: missing unit after `3` (use d, h, m, s); gcloud takes a number with unit s, m, h or d, such as 7d",
+            "stages.yaml:7:5 stage-config-shape stage 3: `stage:` must be empty, with `fleet-projects`, `label-selector` and `soak-duration` beside it at the same indentation, not under it",
+            "stages.yaml:10:3 unknown-field unknown field `soak-durations` in `[3]`; did you mean `soak-duration`?",
+            "stages.yaml:9:3 stage-config-shape stage 4 does not start with `stage:`; gcloud's stage config writes each item as `- stage:` followed by its keys",
+        ]
+    );
+    // Still read as far as possible: four stages, the nested one included.
+    let seq = rollout(&loaded.scenarios[0]);
+    assert_eq!(seq.stages.len(), 4);
+    assert_eq!(seq.stages[2], stage("projects/b", None, "1d"));
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn api_json_mistakes_are_reported_and_output_fields_are_not() {
+    let text = r#"{
+  "name": "projects/p/locations/global/rolloutSequences/s",
+  "stages": [
+    {"fleetProjects": ["projects/p"], "soakDuration": "3d", "state": "ACTIVE"},
+    {"fleetProject": ["projects/p"], "clusterSelector": {"labelSelector": "resource.labels.a == 'x"}}
+  ],
+  "ignoredClustersSelector": {"labelSelector": "has(resource.labels['x'])"},
+  "operationalState": {"state": "WARNING", "reasons": ["EMPTY_STAGE_WARNING"]}
+}"#;
+    let loaded = load("seq.json", text);
+    assert_eq!(
+        show(&loaded.diagnostics),
+        [
+            "seq.json:7:53 cel-syntax label selector `has(resource.labels['x'])`: invalid argument to has() macro: has() takes resource.labels.KEY; for this key write 'x' in resource.labels",
+            "seq.json:4:55 invalid-value `3d` is not a protobuf Duration: the API takes seconds with an `s`, such as \"259200s\" (3 days)",
+            "seq.json:5:6 unknown-field unknown field `fleetProject` in `stages[1]`; did you mean `fleetProjects`?",
+            "seq.json:5:97 cel-syntax label selector `resource.labels.a == 'x`: unterminated string: expected a closing ', found the end of the selector",
+        ]
+    );
+    assert_eq!(
+        rollout(&loaded.scenarios[0]).stages[0]
+            .soak_duration
+            .as_deref(),
+        Some("3d")
+    );
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn feature_mistakes_are_reported() {
+    let text = "- name: projects/a/locations/global/features/fleetobservability\n  spec: {clusterupgrade: {postConditions: {soaking: 7d}}}\n- spec: {clusterupgrade: {upstreamFleets: [a], gkeUpgradeOverrides: [{upgrade: {name: k8s_node}}]}}\n";
+    let loaded = load("f.yaml", text);
+    assert_eq!(
+        show(&loaded.diagnostics),
+        [
+            "f.yaml:1:9 invalid-value feature name `projects/a/locations/global/features/fleetobservability` is not projects/PROJECT/locations/global/features/clusterupgrade; add a `fleet` key to say which fleet this is",
+            "f.yaml:2:53 invalid-value `7d` is not a protobuf Duration: the API takes seconds with an `s`, such as \"259200s\" (3 days)",
+            "f.yaml:3:3 missing-field which fleet is this? the feature needs its `name` (projects/PROJECT/locations/global/features/clusterupgrade) or a `fleet` key",
+            "f.yaml:3:80 missing-field `spec.clusterupgrade.gkeUpgradeOverrides[0].upgrade` needs `version`",
+            "f.yaml:3:70 missing-field `spec.clusterupgrade.gkeUpgradeOverrides[0]` needs `postConditions`",
+        ]
+    );
+}
+
+/// Damaged GKE files (cut short, a character replaced, inserted or a span deleted) give diagnostics,
+/// never a panic; whatever still loads also exports without panicking.
+#[wasm_bindgen_test(unsupported = test)]
+fn damaged_gke_input_never_panics() {
+    use fleetplan::gke::export::{export, Format};
+    let specials = [
+        '[', ']', '{', '}', ':', '-', '\'', '"', '\\', '(', ')', '=', '!', '&', '|', '\n', ' ',
+        '#', ',', 's', 'é',
+    ];
+    let mut seed: u64 = 0x6b65;
+    for text in [
+        BANK_STAGE_CONFIG,
+        BANK_SEQUENCE_JSON,
+        FEATURES,
+        SCENARIO,
+        FLEET_SCENARIO,
+    ] {
+        let chars: Vec<char> = text.chars().collect();
+        for round in 0..300 {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let pos = (seed >> 33) as usize % chars.len();
+            let special = specials[(seed >> 20) as usize % specials.len()];
+            let mut c = chars.clone();
+            match round % 4 {
+                0 => c.truncate(pos),
+                1 => c[pos] = special,
+                2 => c.insert(pos, special),
+                _ => {
+                    let len = ((seed >> 12) as usize % 30).min(c.len() - pos);
+                    c.drain(pos..pos + len);
+                }
+            }
+            let damaged: String = c.into_iter().collect();
+            let loaded = load("damaged.yaml", &damaged);
+            for s in &loaded.scenarios {
+                let _ = fleetplan::yaml_out::scenario_to_yaml(s);
+                for f in [
+                    Format::StageConfig,
+                    Format::RolloutSequenceJson,
+                    Format::FeatureSpec,
+                ] {
+                    let _ = export(s, f);
+                }
+            }
+        }
+    }
+}

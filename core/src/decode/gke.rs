@@ -159,7 +159,7 @@ impl Reader<'_> {
     }
 
     /// `versions: [{version, upgradeType, at}]`; a bare string is a version released at the start.
-    fn version_events(&mut self, n: &Node, p: &Path) -> Vec<VersionEvent> {
+    pub(crate) fn version_events(&mut self, n: &Node, p: &Path) -> Vec<VersionEvent> {
         let Some(items) = self.seq(n, p) else {
             return Vec::new();
         };

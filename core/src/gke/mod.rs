@@ -1,6 +1,8 @@
 //! GKE rollout sequencing: custom-stage sequences and fleet-based chains, with versions flowing through
 //! stages under maintenance windows, exclusions, soaks and the 30-day forced soak.
 
+pub mod export;
+pub mod import;
 pub mod model;
 
 use serde::Serialize;
