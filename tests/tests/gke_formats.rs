@@ -634,3 +634,63 @@ fn damaged_gke_input_never_panics() {
         }
     }
 }
+
+/// `rolloutsequences list --format=json` (a list) and the API's list response each give one scenario
+/// per sequence; a problem names which one.
+#[wasm_bindgen_test(unsupported = test)]
+fn listed_rollout_sequences_are_one_scenario_each() {
+    let list = r#"[
+  {"name": "projects/p/locations/global/rolloutSequences/a", "stages": [{"fleetProjects": ["projects/p"], "soakDuration": "60s"}]},
+  {"name": "projects/p/locations/global/rolloutSequences/b", "stages": [{"fleetProjects": ["projects/q"], "soakDuration": "1m"}]}
+]"#;
+    let loaded = load("list.json", list);
+    let names: Vec<&str> = loaded
+        .scenarios
+        .iter()
+        .map(|s| rollout(s).name.as_str())
+        .collect();
+    assert_eq!(names, ["a", "b"]);
+    assert_eq!(
+        show(&loaded.diagnostics),
+        ["list.json:3:123 invalid-value `1m` is not a protobuf Duration: the API takes seconds with an `s`, such as \"259200s\" (3 days)"]
+    );
+    assert_eq!(
+        loaded.diagnostics[0].path.as_deref(),
+        Some("[1]: stages[0].soakDuration")
+    );
+    let response = format!("{{\"rolloutSequences\": {list}, \"nextPageToken\": \"\"}}");
+    let loaded = load("list.json", &response);
+    assert_eq!(loaded.scenarios.len(), 2);
+    assert_eq!(
+        loaded.diagnostics[0].path.as_deref(),
+        Some("rolloutSequences[1]: stages[0].soakDuration")
+    );
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn a_kubernetes_selector_where_cel_belongs_gets_the_cel_to_write() {
+    let text = "strategy:\n  kind: gke-rollout-sequence\n  stages:\n    - fleet: p\n      labelSelector: {matchLabels: {canary: \"true\", prod-region: us-west1}}\n    - fleet: p\n      labelSelector: {matchExpressions: [{key: a, operator: Exists}]}\n";
+    let loaded = load("s.yaml", text);
+    assert_eq!(
+        show(&loaded.diagnostics),
+        [
+            "s.yaml:5:22 wrong-type GKE selects clusters with a CEL expression over resource.labels, not a Kubernetes label selector; for these matchLabels write: resource.labels.canary == 'true' && resource.labels['prod-region'] == 'us-west1'",
+            "s.yaml:7:22 wrong-type GKE selects clusters with a CEL expression over resource.labels, not a Kubernetes label selector; write e.g. resource.labels.canary == 'true'",
+        ]
+    );
+}
+
+/// A scenario whose `stages` lost their `strategy:` wrapper stays a scenario with a warning; it is not
+/// mistaken for a RolloutSequence.
+#[wasm_bindgen_test(unsupported = test)]
+fn a_scenario_with_top_level_stages_is_not_a_rollout_sequence() {
+    let loaded = load("s.yaml", "clusters: [{name: a}]\nstages: [{name: x}]\n");
+    assert!(loaded
+        .diagnostics
+        .iter()
+        .any(|d| d.message == "unknown field `stages` in the scenario"));
+    assert!(loaded
+        .scenarios
+        .iter()
+        .all(|s| !matches!(s.strategy, Strategy::GkeRolloutSequence(_))));
+}

@@ -2,6 +2,7 @@
 //! CEL selector check shared with the import of GKE's own formats.
 
 use super::read::{get, Path, Reader};
+use crate::cel::{Expr, Operand};
 use crate::gke::model::{
     FleetGroup, FleetSequence, RolloutSequence, SequenceStage, UpgradeOverride, VersionEvent,
 };
@@ -198,6 +199,10 @@ impl Reader<'_> {
     /// at the offending character inside the string; the text is still kept, so the stage stays a
     /// labelled stage (an unparsable selector must not silently turn it into a catch-all).
     pub(crate) fn cel_selector(&mut self, n: &Node, p: &Path) -> Option<String> {
+        if let Value::Map(_) = n.value {
+            self.kubernetes_selector_given(n, p);
+            return None;
+        }
         let text = self.string(n, p)?;
         if let Err(e) = crate::cel::parse(&text) {
             let mut d = crate::diag::Diagnostic::error(
@@ -215,5 +220,35 @@ impl Reader<'_> {
             self.diags.push(d);
         }
         Some(text)
+    }
+
+    /// A Kubernetes label selector (`{matchLabels: …}`) where GKE wants CEL: a habit from KubeFleet.
+    /// The error spells the CEL for `matchLabels` when it can.
+    fn kubernetes_selector_given(&mut self, n: &Node, p: &Path) {
+        let mut msg = "GKE selects clusters with a CEL expression over resource.labels, not a Kubernetes label selector".to_string();
+        let terms: Option<Vec<Expr>> = n.get("matchLabels").and_then(|ml| match &ml.value {
+            Value::Map(entries) if n.get("matchExpressions").is_none() && !entries.is_empty() => {
+                entries
+                    .iter()
+                    .map(|e| {
+                        let v = e.value.scalar()?.text.clone();
+                        Some(Expr::Eq(Operand::Label(e.key.clone()), Operand::Str(v)))
+                    })
+                    .collect()
+            }
+            _ => None,
+        });
+        match terms {
+            Some(mut t) => {
+                let cel = if t.len() == 1 {
+                    t.remove(0)
+                } else {
+                    Expr::And(t)
+                };
+                msg.push_str(&format!("; for these matchLabels write: {cel}"));
+            }
+            None => msg.push_str("; write e.g. resource.labels.canary == 'true'"),
+        }
+        self.error("wrong-type", msg, p, n);
     }
 }

@@ -96,6 +96,9 @@ pub fn detect(doc: &Node) -> Option<Shape> {
             let feature_like = |n: &Node| is_feature(n);
             if items.iter().any(stage_like) {
                 Some(Shape::StageConfig)
+            } else if !items.is_empty() && items.iter().all(|n| n.get("stages").is_some()) {
+                // `gcloud … rolloutsequences list --format=json`.
+                Some(Shape::RolloutSequence)
             } else if !items.is_empty() && items.iter().all(feature_like) {
                 Some(Shape::FeatureSpec)
             } else {
@@ -104,9 +107,34 @@ pub fn detect(doc: &Node) -> Option<Shape> {
         }
         Value::Map(_) if doc.get("strategy").is_some() => None,
         Value::Map(_) if is_feature(doc) => Some(Shape::FeatureSpec),
-        Value::Map(_) if doc.get("stages").is_some() => Some(Shape::RolloutSequence),
+        Value::Map(_) if doc.get("stages").is_some() && !has_scenario_keys(doc) => {
+            Some(Shape::RolloutSequence)
+        }
+        // The API's list response.
+        Value::Map(_)
+            if doc
+                .get("rolloutSequences")
+                .is_some_and(|l| matches!(l.value, Value::Seq(_))) =>
+        {
+            Some(Shape::RolloutSequence)
+        }
         _ => None,
     }
+}
+
+/// A fleetplan scenario that forgot to wrap its `stages` in `strategy:` is still a scenario (whose
+/// decoder then warns about `stages`), not a RolloutSequence.
+fn has_scenario_keys(n: &Node) -> bool {
+    [
+        "clusters",
+        "generate",
+        "assumptions",
+        "start",
+        "description",
+        "versions",
+    ]
+    .iter()
+    .any(|k| n.get(k).is_some())
 }
 
 fn is_feature(n: &Node) -> bool {
@@ -133,13 +161,31 @@ pub fn import(docs: &[(&Node, &str, Shape)]) -> (Vec<Scenario>, Vec<Diagnostic>)
                 ));
             }
             Shape::RolloutSequence => {
-                let mut r = Reader::new(file, true);
-                let seq = r.api_rollout_sequence(doc, file_stem(file));
-                scenarios.push(scenario(
-                    Strategy::GkeRolloutSequence(seq),
-                    &mut r,
-                    &mut diags,
-                ));
+                let (items, list) = match (&doc.value, doc.get("rolloutSequences")) {
+                    (Value::Seq(items), _) => (items.as_slice(), ""),
+                    (
+                        _,
+                        Some(Node {
+                            value: Value::Seq(items),
+                            ..
+                        }),
+                    ) => (items.as_slice(), "rolloutSequences"),
+                    _ => (std::slice::from_ref(*doc), "-"),
+                };
+                for (i, item) in items.iter().enumerate() {
+                    let mut r = Reader::new(file, true);
+                    // Problems in one of several sequences are reported as `rolloutSequences[1]: …`.
+                    let prefix = match list {
+                        "-" => String::new(),
+                        key => format!("{key}[{i}]: "),
+                    };
+                    let seq = r.api_rollout_sequence(item, file_stem(file), prefix);
+                    scenarios.push(scenario(
+                        Strategy::GkeRolloutSequence(seq),
+                        &mut r,
+                        &mut diags,
+                    ));
+                }
             }
             Shape::FeatureSpec => match &doc.value {
                 Value::Seq(items) => features.extend(items.iter().map(|n| (n, *file))),
@@ -318,13 +364,18 @@ impl Reader<'_> {
     }
 
     /// A RolloutSequence resource as the API returns it in JSON (or YAML).
-    fn api_rollout_sequence(&mut self, doc: &Node, fallback_name: &str) -> RolloutSequence {
+    fn api_rollout_sequence(
+        &mut self,
+        doc: &Node,
+        fallback_name: &str,
+        prefix: String,
+    ) -> RolloutSequence {
         let mut seq = RolloutSequence {
             name: fallback_name.to_string(),
             ..Default::default()
         };
         let root = Path {
-            prefix: String::new(),
+            prefix,
             report: String::new(),
             origin: "strategy".into(),
         };
