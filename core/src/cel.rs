@@ -590,6 +590,18 @@ impl Parser {
             if self.at("|") {
                 return Err(self.err_here("expected `||`, found `|`"));
             }
+            if let Tok::Ident(w) = &self.peek().kind {
+                let op = match w.to_ascii_lowercase().as_str() {
+                    "and" => "&&",
+                    "or" => "||",
+                    _ => "",
+                };
+                if !op.is_empty() {
+                    return Err(self.err_here(format!(
+                        "expected `{op}`, found `{w}` (CEL writes it `{op}`)"
+                    )));
+                }
+            }
             if !self.at("&&") {
                 break;
             }
@@ -732,6 +744,10 @@ impl Parser {
                 "false" => Ok(Term::Bool(Expr::Bool(false))),
                 "has" => self.has(t.column),
                 "resource" => self.resource(),
+                "not" | "NOT" => Err(CelError {
+                    column: t.column,
+                    message: format!("expected a condition, found `{w}`: CEL negates with `!`, as in !has(resource.labels.KEY)"),
+                }),
                 "null" => Err(CelError {
                     column: t.column,
                     message: "`null` is not a label value; use has(resource.labels.KEY) to test whether a label is set".into(),

@@ -260,6 +260,9 @@ const ERRORS: &[(&str, usize, &str)] = &[
     ("resource.labels.a == 'é' && #", 29, "unexpected character `#`"),
     ("resource.labels.a == null", 22, "`null` is not a label value; use has(resource.labels.KEY) to test whether a label is set"),
     ("resource.labels.in == 'x'", 17, "expected a label key after `resource.labels.`, found `in` (write resource.labels['KEY'] for keys with dots, slashes or dashes)"),
+    ("resource.labels.a == 'x' and resource.labels.b == 'y'", 26, "expected `&&`, found `and` (CEL writes it `&&`)"),
+    ("has(resource.labels.a) OR true", 24, "expected `||`, found `OR` (CEL writes it `||`)"),
+    ("not has(resource.labels.a)", 1, "expected a condition, found `not`: CEL negates with `!`, as in !has(resource.labels.KEY)"),
     ("['a'] == 'x'", 1, "the left side of `==` must be a label (resource.labels.KEY) or a string"),
     ("'a\nb' == 'x'", 3, "unterminated string: expected a closing ' before the line break (use triple quotes for text over several lines)"),
 ];
@@ -333,6 +336,45 @@ fn hostile_input_never_panics() {
                         );
                     }
                 }
+            }
+        }
+    }
+}
+
+/// Random token soup: never a panic, errors always inside the text, and whatever parses round-trips.
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+fn random_token_soup_never_panics() {
+    let pieces = [
+        "resource", ".", "labels", "[", "]", "'a'", "\"b\"", "r'c'", "'''d'''", "==", "!=", "in",
+        "has", "(", ")", "!", "&&", "||", ",", "true", "false", "x", "1", " ", "'", "\\", "=", "&",
+        "|", "é", "'\\u00", "null", "<",
+    ];
+    let l = labels(&[("a", "a"), ("x", "b")]);
+    let mut seed: u64 = 0xce1;
+    for _ in 0..20_000 {
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        let len = (seed >> 58) as usize + 1;
+        let mut text = String::new();
+        let mut s = seed;
+        for _ in 0..len {
+            s = s
+                .wrapping_mul(2_862_933_555_777_941_757)
+                .wrapping_add(3_037_000_493);
+            text.push_str(pieces[(s >> 40) as usize % pieces.len()]);
+        }
+        match parse(&text) {
+            Ok(e) => {
+                let _ = e.evaluate(&l);
+                assert_eq!(parse(&e.to_string()).as_ref(), Ok(&e), "{text}");
+            }
+            Err(err) => {
+                assert!(
+                    err.column >= 1 && err.column <= text.chars().count() + 1,
+                    "{text}: {err}"
+                );
+                assert!(!err.message.is_empty());
             }
         }
     }
