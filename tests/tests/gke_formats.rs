@@ -310,7 +310,7 @@ fn the_bank_sequence_reads_the_same_from_the_stage_config_and_the_api_json() {
             Some("resource.labels['prod-region'] == 'europe-west1'"),
             "4d",
         ),
-        stage("projects/production", None, "1d"),
+        stage("projects/production", None, "0s"),
     ];
     assert_eq!(yaml.stages, stages);
     assert_eq!(json.stages, stages);
