@@ -202,6 +202,22 @@ pub struct Summary {
     pub stage_etas: Vec<StageEta>,
     /// The longest waiting phases, longest first (at most five).
     pub longest_waits: Vec<Wait>,
+    /// GKE: when each released version reaches every cluster of each fleet.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub version_reach: Vec<VersionReach>,
+}
+
+/// GKE: version `version` (of `upgrade_type`) runs on all `clusters` clusters of `fleet` from `at`
+/// (`None`: some never get it).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct VersionReach {
+    pub version: String,
+    /// `controlPlane` or `node`.
+    pub upgrade_type: &'static str,
+    pub fleet: String,
+    pub clusters: usize,
+    pub at: Option<Time>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]

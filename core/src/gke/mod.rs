@@ -1,24 +1,634 @@
 //! GKE rollout sequencing: custom-stage sequences and fleet-based chains, with versions flowing through
 //! stages under maintenance windows, exclusions, soaks and the 30-day forced soak.
+//!
+//! [`validate`] turns the scenario into stages, clusters and releases (every GKE rule a diagnostic),
+//! [`simulate`] runs the versions through them, and this module assembles the [`Plan`]: stage rows
+//! (RUNNING and soak bars per upgrade type and version), cluster rows (upgrade bars, window and
+//! exclusion waits), [`GkeDetail`] and a summary that says when each version reaches each fleet.
 
 pub mod export;
 pub mod import;
 pub mod model;
+pub mod select;
+pub mod simulate;
+pub mod validate;
+pub mod version;
+pub mod window;
+
+use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::model::Scenario;
-use crate::plan::Plan;
+use crate::diag::{Diagnostic, Severity};
+use crate::model::{Scenario, DEFAULT_START};
+use crate::plan::{
+    AssumptionNote, ClusterPlan, ClusterStatus, Outcome, Phase, PhaseKind, Plan, StageEta,
+    StagePlan, StageStatus, Summary, VersionReach, Wait,
+};
+use crate::time::{Duration, Time};
 
-/// What only a GKE plan carries (filled in by the simulation).
+use simulate::SimResult;
+use validate::{Setup, Stream};
+
+/// What only a GKE plan carries.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct GkeDetail {}
+pub struct GkeDetail {
+    /// The most conservative release channel among the sequence's clusters (GKE's computedReleaseChannel).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub computed_release_channel: Option<String>,
+    pub stages: Vec<StageDetail>,
+    /// Clusters left out of a rollout (or of the whole sequence) and why.
+    pub skipped: Vec<SkippedCluster>,
+    /// Per released version and upgrade type: when each stage qualified it, when each fleet has it.
+    pub versions: Vec<VersionDetail>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StageDetail {
+    pub stage: String,
+    pub fleet: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub label_selector: Option<String>,
+    pub soak: Duration,
+    /// Clusters assigned to the stage (including those ignoredClustersSelector leaves out).
+    pub clusters: usize,
+    /// One entry per upgrade type and version this stage rolled, in start order.
+    pub upgrades: Vec<StageUpgrade>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StageUpgrade {
+    /// `controlPlane` or `node`.
+    pub upgrade_type: &'static str,
+    pub version: String,
+    /// The stage's states for this version, in order: PENDING (available upstream, stage busy),
+    /// RUNNING, SOAKING or FORCED_SOAKING, COMPLETED. `end: null` on the last state: it holds from then
+    /// on (COMPLETED), or forever (a RUNNING that never finishes).
+    pub states: Vec<StateSpan>,
+    /// Older versions qualified upstream that the stage skipped because this one was newer.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub supersedes: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StateSpan {
+    pub state: &'static str,
+    pub start: Time,
+    pub end: Option<Time>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SkippedCluster {
+    pub cluster: String,
+    pub stage: String,
+    /// `controlPlane` / `node`; absent for EXCLUDED_BY_FILTER, which applies to every rollout.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub upgrade_type: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    /// ALREADY_UPGRADED, EXCLUDED_BY_FILTER, VERSION_TOO_OLD or INCOMPATIBLE_VERSION.
+    pub reason: &'static str,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct VersionDetail {
+    pub version: String,
+    pub upgrade_type: &'static str,
+    /// When it became the channel's auto-upgrade target.
+    pub released: Time,
+    /// When each stage completed (qualified) this version or a newer one.
+    pub stages: Vec<StageReach>,
+    /// When every cluster of each fleet runs this version or newer.
+    pub fleets: Vec<FleetReach>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StageReach {
+    pub stage: String,
+    pub completed: Option<Time>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FleetReach {
+    pub fleet: String,
+    /// Clusters of the fleet in the sequence (not left out by ignoredClustersSelector).
+    pub clusters: usize,
+    /// How many of them ever run this version or newer.
+    pub reached: usize,
+    /// When the last of them got there; `None` if some never do.
+    pub all_at: Option<Time>,
+    /// Those that never do.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub missing: Vec<String>,
+}
 
 pub fn plan_rollout_sequence(scenario: &Scenario, seq: &model::RolloutSequence) -> Plan {
-    crate::plan::not_yet_planned(scenario, "gke-rollout-sequence", &seq.name)
+    let start = scenario.start.unwrap_or(DEFAULT_START);
+    let setup = validate::rollout_sequence(scenario, seq, start);
+    assemble(scenario, setup, "gke-rollout-sequence", &seq.name, start)
 }
 
 pub fn plan_fleet_sequence(scenario: &Scenario, seq: &model::FleetSequence) -> Plan {
-    crate::plan::not_yet_planned(scenario, "gke-fleet-sequence", &seq.name)
+    let start = scenario.start.unwrap_or(DEFAULT_START);
+    let setup = validate::fleet_sequence(scenario, seq, start);
+    assemble(scenario, setup, "gke-fleet-sequence", &seq.name, start)
 }
+
+fn state_name(r: &simulate::Rollout) -> &'static str {
+    if r.forced {
+        "FORCED_SOAKING"
+    } else {
+        "SOAKING"
+    }
+}
+
+fn assemble(
+    scenario: &Scenario,
+    mut setup: Setup,
+    kind: &'static str,
+    name: &str,
+    start: Time,
+) -> Plan {
+    let sim = simulate::simulate(&setup, start);
+    let mut diagnostics = std::mem::take(&mut setup.diagnostics);
+    let blocked =
+        sim.rollouts.iter().any(|r| r.completed.is_none()) || sim.clusters.iter().any(|c| c.stuck);
+    let outcome = if !setup.valid {
+        Outcome::Invalid
+    } else if blocked {
+        Outcome::Blocked
+    } else {
+        Outcome::Succeeded
+    };
+    let end = (!blocked).then(|| {
+        sim.rollouts
+            .iter()
+            .filter_map(|r| r.completed)
+            .chain(
+                sim.clusters
+                    .iter()
+                    .flat_map(|c| c.phases.iter().filter_map(|p| p.end)),
+            )
+            .fold(start, Time::max)
+    });
+    let stages = stage_plans(&setup, &sim);
+    let detail = detail(&setup, &sim);
+    simulation_diagnostics(&setup, &sim, &detail, &mut diagnostics);
+    if outcome == Outcome::Invalid {
+        diagnostics.push(Diagnostic::info(
+            "timeline-despite-errors",
+            "GKE would refuse this sequence; the timeline shows what the stages would do as far as they could be computed",
+        ));
+    }
+    let mut assumptions = vec![AssumptionNote {
+        field: "start".into(),
+        value: start.to_string(),
+        defaulted: scenario.start.is_none(),
+    }];
+    for s in &setup.stages {
+        assumptions.push(AssumptionNote {
+            field: format!("soak of stage {}", s.name),
+            value: s.soak_default.to_string(),
+            defaulted: false,
+        });
+    }
+    assumptions.append(&mut setup.notes);
+    let summary = summarize(&setup, &sim, &stages, &detail, &diagnostics, start, end);
+    Plan {
+        kind,
+        scenario: scenario.name.clone(),
+        run: name.to_string(),
+        start,
+        end,
+        outcome,
+        stages,
+        events: sim.events,
+        diagnostics,
+        summary,
+        assumptions,
+        gke: Some(detail),
+        rolling: None,
+    }
+}
+
+fn stage_plans(setup: &Setup, sim: &SimResult) -> Vec<StagePlan> {
+    let mut skips: BTreeMap<usize, Vec<String>> = BTreeMap::new();
+    for s in &sim.skips {
+        let what = match (s.stream, &s.version) {
+            (Some(st), Some(v)) => format!("{} ({} {v})", s.reason, st.words()),
+            _ => s.reason.to_string(),
+        };
+        let list = skips.entry(s.cluster).or_default();
+        if !list.contains(&what) {
+            list.push(what);
+        }
+    }
+    setup
+        .stages
+        .iter()
+        .enumerate()
+        .map(|(i, st)| {
+            let rollouts: Vec<&simulate::Rollout> =
+                sim.rollouts.iter().filter(|r| r.stage == i).collect();
+            let mut phases = Vec::new();
+            for r in &rollouts {
+                let kind = match r.stream {
+                    Stream::ControlPlane => PhaseKind::ControlPlaneUpgrade,
+                    Stream::Node => PhaseKind::NodeUpgrade,
+                };
+                if r.soak_start != Some(r.start) {
+                    phases.push(Phase {
+                        kind,
+                        start: r.start,
+                        end: r.soak_start,
+                        label: format!("{} {} running", r.stream.words(), r.version),
+                        version: Some(r.version.text.clone()),
+                    });
+                }
+                if let Some(s) = r.soak_start {
+                    if r.completed != Some(s) {
+                        let forced = if r.forced {
+                            "forced soaking"
+                        } else {
+                            "soaking"
+                        };
+                        phases.push(Phase {
+                            kind: if r.forced {
+                                PhaseKind::ForcedSoaking
+                            } else {
+                                PhaseKind::Soaking
+                            },
+                            start: s,
+                            end: r.completed,
+                            label: format!(
+                                "{} {} {forced} {}",
+                                r.stream.words(),
+                                r.version,
+                                r.soak
+                            ),
+                            version: Some(r.version.text.clone()),
+                        });
+                    }
+                }
+            }
+            phases.sort_by_key(|p| p.start);
+            let clusters: Vec<ClusterPlan> = st
+                .members
+                .iter()
+                .map(|&c| {
+                    let run = &sim.clusters[c];
+                    let bars = run.phases.iter().filter(|p| {
+                        matches!(
+                            p.kind,
+                            PhaseKind::ControlPlaneUpgrade | PhaseKind::NodeUpgrade
+                        )
+                    });
+                    let cstart = bars.clone().map(|p| p.start).min();
+                    let cend = if run.stuck {
+                        None
+                    } else {
+                        bars.filter_map(|p| p.end).max()
+                    };
+                    let status = if run.upgraded && !run.stuck {
+                        ClusterStatus::Succeeded
+                    } else {
+                        ClusterStatus::NotStarted
+                    };
+                    ClusterPlan {
+                        name: setup.clusters[c].name.clone(),
+                        sort_value: None,
+                        status,
+                        start: cstart,
+                        end: cend,
+                        stuck_at: None,
+                        phases: run.phases.clone(),
+                        reason: skips.get(&c).map(|l| l.join("; ")),
+                    }
+                })
+                .collect();
+            let incomplete = rollouts.iter().any(|r| r.completed.is_none());
+            let status = if st.members.is_empty() {
+                StageStatus::Skipped
+            } else if rollouts.is_empty() {
+                StageStatus::NotStarted
+            } else if incomplete {
+                StageStatus::Waiting
+            } else {
+                StageStatus::Succeeded
+            };
+            StagePlan {
+                name: st.name.clone(),
+                index: i,
+                delete_stage: false,
+                max_concurrency: st.members.len(),
+                status,
+                start: rollouts.iter().map(|r| r.start).min(),
+                end: if incomplete {
+                    None
+                } else {
+                    rollouts.iter().filter_map(|r| r.completed).max()
+                },
+                clusters,
+                phases,
+            }
+        })
+        .collect()
+}
+
+fn detail(setup: &Setup, sim: &SimResult) -> GkeDetail {
+    let stages = setup
+        .stages
+        .iter()
+        .enumerate()
+        .map(|(i, st)| StageDetail {
+            stage: st.name.clone(),
+            fleet: st.fleet.clone(),
+            label_selector: st.selector.clone(),
+            soak: st.soak_default,
+            clusters: st.members.len(),
+            upgrades: sim
+                .rollouts
+                .iter()
+                .filter(|r| r.stage == i)
+                .map(|r| {
+                    let mut states = Vec::new();
+                    if r.available < r.start {
+                        states.push(StateSpan {
+                            state: "PENDING",
+                            start: r.available,
+                            end: Some(r.start),
+                        });
+                    }
+                    states.push(StateSpan {
+                        state: "RUNNING",
+                        start: r.start,
+                        end: r.soak_start,
+                    });
+                    if let Some(s) = r.soak_start {
+                        states.push(StateSpan {
+                            state: state_name(r),
+                            start: s,
+                            end: r.completed,
+                        });
+                    }
+                    if let Some(c) = r.completed {
+                        states.push(StateSpan {
+                            state: "COMPLETED",
+                            start: c,
+                            end: None,
+                        });
+                    }
+                    StageUpgrade {
+                        upgrade_type: r.stream.key(),
+                        version: r.version.text.clone(),
+                        states,
+                        supersedes: r.supersedes.clone(),
+                    }
+                })
+                .collect(),
+        })
+        .collect();
+    let skipped = sim
+        .skips
+        .iter()
+        .map(|s| SkippedCluster {
+            cluster: setup.clusters[s.cluster].name.clone(),
+            stage: setup.stages[s.stage].name.clone(),
+            upgrade_type: s.stream.map(Stream::key),
+            version: s.version.clone(),
+            reason: s.reason,
+        })
+        .collect();
+    // Fleets in the order their first stage comes.
+    let mut fleets: Vec<&str> = Vec::new();
+    for st in &setup.stages {
+        if !fleets.contains(&st.fleet.as_str()) && !st.fleet.is_empty() {
+            fleets.push(&st.fleet);
+        }
+    }
+    let mut versions = Vec::new();
+    for stream in Stream::BOTH {
+        let k = stream as usize;
+        let mut seen: Vec<&version::Version> = Vec::new();
+        for (v, released) in &sim.released[k] {
+            if seen.contains(&v) {
+                continue;
+            }
+            seen.push(v);
+            let stages = setup
+                .stages
+                .iter()
+                .enumerate()
+                .map(|(i, st)| StageReach {
+                    stage: st.name.clone(),
+                    completed: sim
+                        .rollouts
+                        .iter()
+                        .filter(|r| r.stage == i && r.stream == stream && r.version >= *v)
+                        .filter_map(|r| r.completed)
+                        .min(),
+                })
+                .collect();
+            let fleets = fleets
+                .iter()
+                .map(|f| {
+                    let mut reach = FleetReach {
+                        fleet: f.to_string(),
+                        clusters: 0,
+                        reached: 0,
+                        all_at: None,
+                        missing: Vec::new(),
+                    };
+                    let mut last = *released;
+                    for (c, cs) in setup.clusters.iter().enumerate() {
+                        if cs.fleet != *f || cs.excluded {
+                            continue;
+                        }
+                        reach.clusters += 1;
+                        match sim.clusters[c].history[k].iter().find(|(_, cv)| cv >= v) {
+                            Some((t, _)) => {
+                                reach.reached += 1;
+                                last = last.max(*t);
+                            }
+                            None => reach.missing.push(cs.name.clone()),
+                        }
+                    }
+                    reach.all_at = reach.missing.is_empty().then_some(last);
+                    reach
+                })
+                .collect();
+            versions.push(VersionDetail {
+                version: v.text.clone(),
+                upgrade_type: stream.key(),
+                released: *released,
+                stages,
+                fleets,
+            });
+        }
+    }
+    GkeDetail {
+        computed_release_channel: setup.computed_channel.clone(),
+        stages,
+        skipped,
+        versions,
+    }
+}
+
+fn simulation_diagnostics(
+    setup: &Setup,
+    sim: &SimResult,
+    detail: &GkeDetail,
+    diags: &mut Vec<Diagnostic>,
+) {
+    for r in sim.rollouts.iter().filter(|r| r.completed.is_none()) {
+        let stage = &setup.stages[r.stage];
+        let stuck: Vec<&str> = stage
+            .members
+            .iter()
+            .filter(|c| sim.clusters[**c].stuck)
+            .map(|c| setup.clusters[*c].name.as_str())
+            .collect();
+        let why = if stuck.is_empty() {
+            String::new()
+        } else {
+            format!(
+                ": {} never finish{} (a maintenance window that never opens again, or nodes waiting for a control plane that never gets there)",
+                stuck.join(", "),
+                if stuck.len() == 1 { "es" } else { "" }
+            )
+        };
+        diags.push(
+            Diagnostic::warning(
+                "rollout-blocked",
+                format!(
+                    "stage {}: the {} rollout to {} never completes{why}",
+                    stage.name,
+                    r.stream.words(),
+                    r.version
+                ),
+            )
+            .at("clusters"),
+        );
+    }
+    for r in sim.rollouts.iter().filter(|r| r.forced) {
+        diags.push(Diagnostic::info(
+            "FORCED_SOAKING",
+            format!(
+                "stage {}: {} {} was still upgrading 30 days after it began; GKE soaks it anyway and the remaining clusters carry on",
+                setup.stages[r.stage].name,
+                r.stream.words(),
+                r.version
+            ),
+        ));
+    }
+    for v in &detail.versions {
+        for f in v.fleets.iter().filter(|f| !f.missing.is_empty()) {
+            let shown = f.missing[..f.missing.len().min(5)].join(", ");
+            diags.push(
+                Diagnostic::warning(
+                    "version-not-everywhere",
+                    format!(
+                        "{} {} never reaches {} of {} cluster(s) of fleet {} ({shown}{}); see the skipped clusters for the reasons",
+                        if v.upgrade_type == "node" { "nodes" } else { "control plane" },
+                        v.version,
+                        f.missing.len(),
+                        f.clusters,
+                        f.fleet,
+                        if f.missing.len() > 5 { ", …" } else { "" }
+                    ),
+                )
+                .at("strategy.versions"),
+            );
+        }
+    }
+}
+
+fn summarize(
+    setup: &Setup,
+    sim: &SimResult,
+    stages: &[StagePlan],
+    detail: &GkeDetail,
+    diags: &[Diagnostic],
+    start: Time,
+    end: Option<Time>,
+) -> Summary {
+    let mut waits: Vec<Wait> = stages
+        .iter()
+        .flat_map(|s| {
+            s.clusters.iter().flat_map(move |c| {
+                c.phases
+                    .iter()
+                    .filter(|p| {
+                        matches!(
+                            p.kind,
+                            PhaseKind::MaintenanceWait | PhaseKind::ExclusionWait
+                        )
+                    })
+                    .map(move |p| Wait {
+                        stage: s.name.clone(),
+                        kind: p.kind,
+                        label: format!("{}: {}", c.name, p.label),
+                        start: p.start,
+                        duration: p.end.map(|e| e.since(p.start)),
+                    })
+            })
+        })
+        .collect();
+    waits.sort_by(|a, b| match (a.duration, b.duration) {
+        (None, None) => std::cmp::Ordering::Equal,
+        (None, _) => std::cmp::Ordering::Less,
+        (_, None) => std::cmp::Ordering::Greater,
+        (Some(x), Some(y)) => y.cmp(&x),
+    });
+    waits.truncate(5);
+    let in_sequence = setup.clusters.iter().filter(|c| !c.excluded).count();
+    Summary {
+        total_duration: end.map(|e| e.since(start)),
+        clusters: in_sequence,
+        clusters_updated: sim
+            .clusters
+            .iter()
+            .filter(|c| c.upgraded && !c.stuck)
+            .count(),
+        errors: diags
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .count(),
+        warnings: diags
+            .iter()
+            .filter(|d| d.severity == Severity::Warning)
+            .count(),
+        stage_etas: stages
+            .iter()
+            .map(|s| StageEta {
+                stage: s.name.clone(),
+                end: s.end,
+            })
+            .collect(),
+        longest_waits: waits,
+        version_reach: detail
+            .versions
+            .iter()
+            .flat_map(|v| {
+                v.fleets.iter().map(move |f| VersionReach {
+                    version: v.version.clone(),
+                    upgrade_type: v.upgrade_type,
+                    fleet: f.fleet.clone(),
+                    clusters: f.clusters,
+                    at: f.all_at,
+                })
+            })
+            .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests;

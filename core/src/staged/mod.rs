@@ -227,6 +227,7 @@ fn summarize(
             })
             .collect(),
         longest_waits: waits,
+        version_reach: Vec::new(),
     }
 }
 

@@ -1,0 +1,721 @@
+//! Maintenance policy of one GKE cluster: when an upgrade may start. A daily `HH:MM` window (a 4-hour
+//! block) or a recurring window (start and end plus an RRULE with FREQ=DAILY/WEEKLY/MONTHLY, INTERVAL,
+//! BYDAY, BYMONTHDAY), minus exclusions whose scope matches the upgrade. Also GKE's rule that a window
+//! must give at least 48 hours of availability in any 32 days.
+//!
+//! Everything is integer arithmetic on UTC milliseconds and day numbers since the epoch; a search for
+//! the next opening walks days, never minutes, and gives up after [`MAX_SCAN_DAYS`].
+
+use chrono::Datelike;
+
+use crate::calendar::iso_weekday;
+use crate::model::{MaintenanceExclusion, MaintenanceWindow, WEEKDAY_NAMES};
+use crate::time::{Duration, Time, DAY, HOUR, MINUTE};
+
+/// A window that has not opened after this many days never will (about four years).
+const MAX_SCAN_DAYS: i64 = 1_500;
+/// GKE's daily window is a 4-hour block.
+pub const DAILY_WINDOW: Duration = Duration(4 * HOUR.0);
+/// GKE: at least 48 hours of availability in any 32 days…
+pub const MIN_AVAILABILITY: Duration = Duration(48 * HOUR.0);
+pub const AVAILABILITY_SPAN_DAYS: i64 = 32;
+/// …counted in spans of at least 4 hours.
+pub const MIN_SPAN: Duration = Duration(4 * HOUR.0);
+/// GKE's texts for a policy that breaks the rule above.
+pub const AVAILABILITY_ERROR: &str =
+    "Maintenance policy would go longer than 32d without 48h maintenance availability.";
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Freq {
+    Daily,
+    Weekly,
+    Monthly,
+}
+
+/// An RRULE restricted to what GKE maintenance windows use.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rule {
+    pub freq: Freq,
+    pub interval: i64,
+    /// `(ordinal, ISO weekday)`; ordinal 0 = every such weekday (non-zero only with FREQ=MONTHLY).
+    pub by_day: Vec<(i32, u8)>,
+    pub by_month_day: Vec<i32>,
+}
+
+/// A parsed window: occurrences start `start_of_day` after midnight UTC on days the rule selects,
+/// counted from `anchor_day`, and last `length`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Window {
+    pub rule: Rule,
+    pub anchor_day: i64,
+    pub start_of_day: i64,
+    pub length: Duration,
+    pub label: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    NoUpgrades,
+    NoMinorUpgrades,
+    NoMinorOrNodeUpgrades,
+}
+
+impl Scope {
+    pub fn parse(text: &str) -> Option<Scope> {
+        match text {
+            "NO_UPGRADES" => Some(Scope::NoUpgrades),
+            "NO_MINOR_UPGRADES" => Some(Scope::NoMinorUpgrades),
+            "NO_MINOR_OR_NODE_UPGRADES" => Some(Scope::NoMinorOrNodeUpgrades),
+            _ => None,
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Scope::NoUpgrades => "NO_UPGRADES",
+            Scope::NoMinorUpgrades => "NO_MINOR_UPGRADES",
+            Scope::NoMinorOrNodeUpgrades => "NO_MINOR_OR_NODE_UPGRADES",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Exclusion {
+    pub name: String,
+    pub start: Time,
+    pub end: Time,
+    pub scope: Scope,
+}
+
+/// The kind of work asking to start: which exclusion scopes hold it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Work {
+    pub node: bool,
+    /// A minor-version upgrade (`1.31.x` → `1.32.y`) rather than a patch.
+    pub minor: bool,
+}
+
+impl Exclusion {
+    pub fn blocks(&self, work: Work) -> bool {
+        match self.scope {
+            Scope::NoUpgrades => true,
+            Scope::NoMinorUpgrades => work.minor,
+            Scope::NoMinorOrNodeUpgrades => work.minor || work.node,
+        }
+    }
+    pub fn label(&self) -> String {
+        format!("exclusion {} ({})", self.name, self.scope.name())
+    }
+}
+
+/// Why an upgrade could not start at once.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hold {
+    pub exclusion: bool,
+    pub from: Time,
+    /// `None`: the window never opens.
+    pub to: Option<Time>,
+    pub label: String,
+}
+
+/// A cluster's whole maintenance policy.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Policy {
+    pub window: Option<Window>,
+    pub exclusions: Vec<Exclusion>,
+}
+
+impl Policy {
+    /// The first instant at or after `t` when `work` may start, and what held it until then
+    /// (`None` with a never-ending hold when the window never opens).
+    pub fn next_start(&self, t: Time, work: Work, holds: &mut Vec<Hold>) -> Option<Time> {
+        let mut now = t;
+        // Each pass moves past one window gap or one exclusion; exclusions are few, windows periodic.
+        for _ in 0..(4 * self.exclusions.len() + 16) {
+            if let Some(w) = &self.window {
+                match w.occurrence(now) {
+                    Some((open, _)) if open > now => {
+                        push_hold(holds, false, now, Some(open), &w.label);
+                        now = open;
+                    }
+                    Some(_) => {}
+                    None => {
+                        push_hold(holds, false, now, None, &w.label);
+                        return None;
+                    }
+                }
+            }
+            let blocking = self
+                .exclusions
+                .iter()
+                .filter(|e| e.blocks(work) && e.start <= now && now < e.end)
+                .max_by_key(|e| e.end);
+            match blocking {
+                Some(e) => {
+                    push_hold(holds, true, now, Some(e.end), &e.label());
+                    now = e.end;
+                }
+                None => return Some(now),
+            }
+        }
+        None
+    }
+}
+
+fn push_hold(holds: &mut Vec<Hold>, exclusion: bool, from: Time, to: Option<Time>, label: &str) {
+    if let Some(last) = holds.last_mut() {
+        if last.exclusion == exclusion && last.label == label && last.to == Some(from) {
+            last.to = to;
+            return;
+        }
+    }
+    holds.push(Hold {
+        exclusion,
+        from,
+        to,
+        label: label.to_string(),
+    });
+}
+
+impl Window {
+    /// Parses a window as written. `plan_day` anchors windows given as times of day (`HH:MM`).
+    pub fn parse(w: &MaintenanceWindow, plan_day: i64) -> Result<Window, (&'static str, String)> {
+        match w {
+            MaintenanceWindow::Daily { start } => {
+                let tod = parse_hhmm(start).ok_or_else(|| {
+                    (
+                        "start",
+                        format!("daily window start `{start}` is not a time of day HH:MM (UTC)"),
+                    )
+                })?;
+                let rule = Rule {
+                    freq: Freq::Daily,
+                    interval: 1,
+                    by_day: Vec::new(),
+                    by_month_day: Vec::new(),
+                };
+                Ok(Window::new(rule, plan_day, tod, DAILY_WINDOW))
+            }
+            MaintenanceWindow::Recurring {
+                start,
+                end,
+                recurrence,
+            } => {
+                let rule = Rule::parse(recurrence).map_err(|m| ("recurrence", m))?;
+                let (anchor_day, tod, length) = match (parse_hhmm(start), parse_hhmm(end)) {
+                    (Some(s), Some(e)) => {
+                        let len = (e - s).rem_euclid(DAY.0);
+                        if len == 0 {
+                            return Err((
+                                "end",
+                                format!("window end `{end}` equals its start: the window would never open"),
+                            ));
+                        }
+                        (plan_day, s, Duration(len))
+                    }
+                    _ => {
+                        let s = Time::parse(start).map_err(|m| ("start", m))?;
+                        let e = Time::parse(end).map_err(|m| ("end", m))?;
+                        if e <= s {
+                            return Err((
+                                "end",
+                                format!("window end {e} is not after its start {s}"),
+                            ));
+                        }
+                        let day = s.0.div_euclid(DAY.0);
+                        (day, s.0 - day * DAY.0, e.since(s))
+                    }
+                };
+                Ok(Window::new(rule, anchor_day, tod, length))
+            }
+        }
+    }
+
+    fn new(rule: Rule, anchor_day: i64, start_of_day: i64, length: Duration) -> Window {
+        let mut w = Window {
+            rule,
+            anchor_day,
+            start_of_day,
+            length,
+            label: String::new(),
+        };
+        w.label = w.describe();
+        w
+    }
+
+    /// `window Sat 02:00–06:00 UTC`, `window daily 22:00–02:00 UTC`, `window every 2 weeks Mon …`.
+    fn describe(&self) -> String {
+        let r = &self.rule;
+        let days: Vec<String> = r
+            .by_day
+            .iter()
+            .map(|(n, d)| {
+                let name = WEEKDAY_NAMES[usize::from(*d) - 1];
+                if *n == 0 {
+                    name.to_string()
+                } else {
+                    format!("{n}{name}")
+                }
+            })
+            .collect();
+        let mut when = match (r.freq, r.interval) {
+            (Freq::Daily, 1) if days.is_empty() => "daily".to_string(),
+            (Freq::Daily, n) if days.is_empty() => format!("every {n} days"),
+            (Freq::Daily, _) => days.join(","),
+            (Freq::Weekly, 1) if days.is_empty() => {
+                WEEKDAY_NAMES[usize::from(iso_weekday(self.anchor_day)) - 1].to_string()
+            }
+            (Freq::Weekly, 1) => days.join(","),
+            (Freq::Weekly, n) => format!(
+                "every {n} weeks {}",
+                if days.is_empty() {
+                    WEEKDAY_NAMES[usize::from(iso_weekday(self.anchor_day)) - 1].to_string()
+                } else {
+                    days.join(",")
+                }
+            ),
+            (Freq::Monthly, n) => {
+                let every = if n == 1 {
+                    "monthly".to_string()
+                } else {
+                    format!("every {n} months")
+                };
+                let on = if !r.by_month_day.is_empty() {
+                    let d: Vec<String> = r.by_month_day.iter().map(|d| d.to_string()).collect();
+                    format!("day {}", d.join(","))
+                } else if !days.is_empty() {
+                    days.join(",")
+                } else {
+                    format!("day {}", day_date(self.anchor_day).day())
+                };
+                format!("{every} {on}")
+            }
+        };
+        if r.freq == Freq::Daily && r.interval > 1 && !days.is_empty() {
+            when = format!("every {} days {when}", r.interval);
+        }
+        let end = self.start_of_day + self.length.0;
+        let extra_days = end / DAY.0;
+        // A window shorter than a day that crosses midnight reads fine as 22:00–02:00.
+        let plus = if self.length >= DAY {
+            format!(" (+{}d)", extra_days)
+        } else {
+            String::new()
+        };
+        format!(
+            "window {when} {}–{}{plus} UTC",
+            hhmm(self.start_of_day),
+            hhmm(end.rem_euclid(DAY.0))
+        )
+    }
+
+    /// The occurrence containing `t`, or else the next one: `(open, close)`. `None` if none opens
+    /// within [`MAX_SCAN_DAYS`].
+    pub fn occurrence(&self, t: Time) -> Option<(Time, Time)> {
+        let first = (t.0.div_euclid(DAY.0) - self.length.0 / DAY.0 - 1).max(self.anchor_day);
+        (first..first + MAX_SCAN_DAYS)
+            .filter(|d| self.rule.matches(*d, self.anchor_day))
+            .map(|d| {
+                let open = d * DAY.0 + self.start_of_day;
+                (Time(open), Time(open + self.length.0))
+            })
+            .find(|(_, close)| *close > t)
+    }
+
+    /// The least availability in any 32 days (over a year from the anchor), counting only
+    /// occurrences of at least 4 hours, and the day it starts.
+    pub fn least_availability(&self) -> (Duration, i64) {
+        if self.length < MIN_SPAN {
+            return (Duration::ZERO, self.anchor_day);
+        }
+        let horizon = 366 + AVAILABILITY_SPAN_DAYS;
+        let back = self.length.0 / DAY.0 + 1;
+        let occ: Vec<(i64, i64)> = (self.anchor_day - back..self.anchor_day + horizon)
+            .filter(|d| *d >= self.anchor_day && self.rule.matches(*d, self.anchor_day))
+            .map(|d| {
+                let open = d * DAY.0 + self.start_of_day;
+                (open, open + self.length.0)
+            })
+            .collect();
+        let mut least = (Duration(i64::MAX), self.anchor_day);
+        let mut lo = 0;
+        for day in self.anchor_day..self.anchor_day + 366 {
+            let (from, to) = (day * DAY.0, (day + AVAILABILITY_SPAN_DAYS) * DAY.0);
+            while lo < occ.len() && occ[lo].1 <= from {
+                lo += 1;
+            }
+            let total: i64 = occ[lo..]
+                .iter()
+                .take_while(|(open, _)| *open < to)
+                .map(|(open, close)| (*close).min(to) - (*open).max(from))
+                .sum();
+            if total < least.0 .0 {
+                least = (Duration(total), day);
+            }
+        }
+        least
+    }
+}
+
+impl Rule {
+    /// `FREQ=WEEKLY;BYDAY=SA`, optionally prefixed `RRULE:`. Unsupported parts are errors, never ignored.
+    pub fn parse(text: &str) -> Result<Rule, String> {
+        let body = text.trim();
+        let body = body.strip_prefix("RRULE:").unwrap_or(body);
+        let mut freq = None;
+        let mut interval = 1;
+        let mut by_day = Vec::new();
+        let mut by_month_day = Vec::new();
+        for part in body.split(';').filter(|p| !p.is_empty()) {
+            let Some((key, value)) = part.split_once('=') else {
+                return Err(format!("RRULE `{text}`: `{part}` is not KEY=VALUE"));
+            };
+            match key {
+                "FREQ" => {
+                    freq = Some(match value {
+                        "DAILY" => Freq::Daily,
+                        "WEEKLY" => Freq::Weekly,
+                        "MONTHLY" => Freq::Monthly,
+                        other => {
+                            return Err(format!(
+                                "RRULE `{text}`: FREQ={other} is not supported for maintenance windows (use DAILY, WEEKLY or MONTHLY)"
+                            ))
+                        }
+                    })
+                }
+                "INTERVAL" => {
+                    interval = value
+                        .parse::<i64>()
+                        .ok()
+                        .filter(|n| (1..=1000).contains(n))
+                        .ok_or_else(|| {
+                            format!("RRULE `{text}`: INTERVAL={value} must be a positive integer")
+                        })?;
+                }
+                "BYDAY" => {
+                    for d in value.split(',') {
+                        by_day.push(parse_byday(d).ok_or_else(|| {
+                            format!("RRULE `{text}`: BYDAY value `{d}` is not a weekday (MO, TU, WE, TH, FR, SA, SU, optionally with an ordinal such as 1SA or -1SU)")
+                        })?);
+                    }
+                }
+                "BYMONTHDAY" => {
+                    for d in value.split(',') {
+                        let n = d
+                            .parse::<i32>()
+                            .ok()
+                            .filter(|n| *n != 0 && (-31..=31).contains(n))
+                            .ok_or_else(|| {
+                                format!("RRULE `{text}`: BYMONTHDAY value `{d}` must be 1…31 or -31…-1")
+                            })?;
+                        by_month_day.push(n);
+                    }
+                }
+                "WKST" if value == "MO" => {}
+                other => {
+                    return Err(format!(
+                        "RRULE `{text}`: `{other}` is not supported (fleetplan reads FREQ, INTERVAL, BYDAY and BYMONTHDAY)"
+                    ))
+                }
+            }
+        }
+        let freq = freq.ok_or_else(|| format!("RRULE `{text}` has no FREQ"))?;
+        if freq != Freq::Monthly && by_day.iter().any(|(n, _)| *n != 0) {
+            return Err(format!(
+                "RRULE `{text}`: BYDAY ordinals such as 1SA need FREQ=MONTHLY"
+            ));
+        }
+        if freq == Freq::Weekly && !by_month_day.is_empty() {
+            return Err(format!(
+                "RRULE `{text}`: BYMONTHDAY cannot be used with FREQ=WEEKLY"
+            ));
+        }
+        Ok(Rule {
+            freq,
+            interval,
+            by_day,
+            by_month_day,
+        })
+    }
+
+    /// True when an occurrence starts on `day` (days since the epoch).
+    pub fn matches(&self, day: i64, anchor: i64) -> bool {
+        if day < anchor {
+            return false;
+        }
+        let weekday = iso_weekday(day);
+        let date = day_date(day);
+        let any_weekday = |ordinal_ok: bool| {
+            self.by_day.iter().any(|(n, d)| {
+                *d == weekday && (*n == 0 || (ordinal_ok && ordinal_matches(*n, date)))
+            })
+        };
+        let month_day_ok = || {
+            let dim = days_in_month(date);
+            self.by_month_day.iter().any(|n| {
+                let want = if *n > 0 { *n } else { dim as i32 + 1 + n };
+                want == date.day() as i32
+            })
+        };
+        match self.freq {
+            Freq::Daily => {
+                (day - anchor) % self.interval == 0
+                    && (self.by_day.is_empty() || any_weekday(false))
+                    && (self.by_month_day.is_empty() || month_day_ok())
+            }
+            Freq::Weekly => {
+                let monday = |d: i64| d - i64::from(iso_weekday(d)) + 1;
+                let weeks = (monday(day) - monday(anchor)) / 7;
+                weeks % self.interval == 0
+                    && if self.by_day.is_empty() {
+                        weekday == iso_weekday(anchor)
+                    } else {
+                        any_weekday(false)
+                    }
+            }
+            Freq::Monthly => {
+                let a = day_date(anchor);
+                let months = (i64::from(date.year()) * 12 + i64::from(date.month0()))
+                    - (i64::from(a.year()) * 12 + i64::from(a.month0()));
+                if months % self.interval != 0 {
+                    return false;
+                }
+                match (self.by_month_day.is_empty(), self.by_day.is_empty()) {
+                    (true, true) => date.day() == a.day(),
+                    (false, true) => month_day_ok(),
+                    (true, false) => any_weekday(true),
+                    (false, false) => month_day_ok() && any_weekday(true),
+                }
+            }
+        }
+    }
+}
+
+fn parse_byday(text: &str) -> Option<(i32, u8)> {
+    let t = text.trim();
+    if t.len() < 2 {
+        return None;
+    }
+    let (ordinal, name) = t.split_at(t.len() - 2);
+    let day = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"]
+        .iter()
+        .position(|d| *d == name)? as u8
+        + 1;
+    let n = if ordinal.is_empty() {
+        0
+    } else {
+        let n: i32 = ordinal.strip_prefix('+').unwrap_or(ordinal).parse().ok()?;
+        if n == 0 || !(-5..=5).contains(&n) {
+            return None;
+        }
+        n
+    };
+    Some((n, day))
+}
+
+fn day_date(day: i64) -> chrono::NaiveDate {
+    chrono::DateTime::from_timestamp(day.saturating_mul(86_400), 0)
+        .unwrap_or_default()
+        .date_naive()
+}
+
+fn days_in_month(date: chrono::NaiveDate) -> u32 {
+    let (y, m) = if date.month() == 12 {
+        (date.year() + 1, 1)
+    } else {
+        (date.year(), date.month() + 1)
+    };
+    chrono::NaiveDate::from_ymd_opt(y, m, 1)
+        .and_then(|d| d.pred_opt())
+        .map_or(31, |d| d.day())
+}
+
+fn ordinal_matches(n: i32, date: chrono::NaiveDate) -> bool {
+    let dom = date.day() as i32;
+    if n > 0 {
+        (dom - 1) / 7 + 1 == n
+    } else {
+        (days_in_month(date) as i32 - dom) / 7 + 1 == -n
+    }
+}
+
+/// `HH:MM` (24-hour, UTC) → ms after midnight.
+pub fn parse_hhmm(text: &str) -> Option<i64> {
+    let (h, m) = text.trim().split_once(':')?;
+    if h.is_empty() || h.len() > 2 || m.len() != 2 {
+        return None;
+    }
+    let h: i64 = h.parse().ok()?;
+    let m: i64 = m.parse().ok()?;
+    ((0..24).contains(&h) && (0..60).contains(&m)).then_some(h * HOUR.0 + m * MINUTE.0)
+}
+
+fn hhmm(ms: i64) -> String {
+    format!("{:02}:{:02}", ms / HOUR.0, ms % HOUR.0 / MINUTE.0)
+}
+
+/// Parses one exclusion as written; the error names the offending field.
+pub fn parse_exclusion(x: &MaintenanceExclusion) -> Result<Exclusion, (&'static str, String)> {
+    let scope = Scope::parse(&x.scope).ok_or_else(|| {
+        (
+            "scope",
+            format!(
+                "exclusion `{}`: scope `{}` is not one of NO_UPGRADES, NO_MINOR_UPGRADES, NO_MINOR_OR_NODE_UPGRADES",
+                x.name, x.scope
+            ),
+        )
+    })?;
+    let start = Time::parse(&x.start).map_err(|m| ("start", m))?;
+    let end = Time::parse(&x.end).map_err(|m| ("end", m))?;
+    if end <= start {
+        return Err((
+            "end",
+            format!(
+                "exclusion `{}` ends ({end}) before it starts ({start})",
+                x.name
+            ),
+        ));
+    }
+    Ok(Exclusion {
+        name: x.name.clone(),
+        start,
+        end,
+        scope,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(s: &str) -> Time {
+        Time::parse(s).unwrap()
+    }
+
+    fn day(s: &str) -> i64 {
+        t(s).0.div_euclid(DAY.0)
+    }
+
+    fn recurring(start: &str, end: &str, rrule: &str) -> Window {
+        Window::parse(
+            &MaintenanceWindow::Recurring {
+                start: start.into(),
+                end: end.into(),
+                recurrence: rrule.into(),
+            },
+            day("2026-01-05"),
+        )
+        .unwrap()
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn daily_window_is_a_four_hour_block() {
+        let w = Window::parse(
+            &MaintenanceWindow::Daily {
+                start: "22:00".into(),
+            },
+            day("2026-01-05"),
+        )
+        .unwrap();
+        assert_eq!(w.label, "window daily 22:00–02:00 UTC");
+        // Inside the block that began yesterday at 22:00.
+        assert_eq!(
+            w.occurrence(t("2026-01-07T01:00:00Z")),
+            Some((t("2026-01-06T22:00:00Z"), t("2026-01-07T02:00:00Z")))
+        );
+        assert_eq!(
+            w.occurrence(t("2026-01-07T02:00:00Z")).unwrap().0,
+            t("2026-01-07T22:00:00Z")
+        );
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn weekly_monthly_and_intervals() {
+        let sat = recurring("00:00", "12:00", "FREQ=WEEKLY;BYDAY=SA");
+        assert_eq!(sat.label, "window Sat 00:00–12:00 UTC");
+        // Monday 2026-01-05 → Saturday 2026-01-10.
+        assert_eq!(
+            sat.occurrence(t("2026-01-05T09:00:00Z")).unwrap().0,
+            t("2026-01-10T00:00:00Z")
+        );
+        let fortnight = recurring(
+            "2026-01-03T00:00:00Z",
+            "2026-01-04T00:00:00Z",
+            "FREQ=WEEKLY;INTERVAL=2;BYDAY=SA",
+        );
+        assert_eq!(
+            fortnight.occurrence(t("2026-01-04T00:00:00Z")).unwrap().0,
+            t("2026-01-17T00:00:00Z")
+        );
+        let first_saturday = recurring("02:00", "14:00", "FREQ=MONTHLY;BYDAY=1SA");
+        assert_eq!(
+            first_saturday
+                .occurrence(t("2026-01-05T00:00:00Z"))
+                .unwrap()
+                .0,
+            t("2026-02-07T02:00:00Z")
+        );
+        let last_day = recurring("20:00", "23:00", "FREQ=MONTHLY;BYMONTHDAY=-1");
+        assert_eq!(
+            last_day.occurrence(t("2026-02-01T00:00:00Z")).unwrap().0,
+            t("2026-02-28T20:00:00Z")
+        );
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn availability_rule() {
+        let (least, _) = recurring("02:00", "06:00", "FREQ=WEEKLY;BYDAY=SA").least_availability();
+        assert_eq!(least, Duration(16 * HOUR.0));
+        let (least, _) = recurring("00:00", "12:00", "FREQ=WEEKLY;BYDAY=SA").least_availability();
+        assert_eq!(least, Duration(48 * HOUR.0));
+        let (least, _) = recurring("22:00", "01:00", "FREQ=DAILY").least_availability();
+        assert_eq!(least, Duration::ZERO, "3-hour spans do not count");
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn bad_rrules_say_why() {
+        for (rule, says) in [
+            ("FREQ=YEARLY", "FREQ=YEARLY is not supported"),
+            ("BYDAY=SA", "has no FREQ"),
+            ("FREQ=WEEKLY;BYDAY=XX", "`XX` is not a weekday"),
+            ("FREQ=WEEKLY;COUNT=3", "`COUNT` is not supported"),
+            ("FREQ=DAILY;INTERVAL=0", "INTERVAL=0"),
+            ("FREQ=WEEKLY;BYDAY=1SA", "need FREQ=MONTHLY"),
+        ] {
+            let err = Rule::parse(rule).unwrap_err();
+            assert!(err.contains(says), "{rule}: {err}");
+        }
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn exclusions_hold_by_scope() {
+        let policy = Policy {
+            window: None,
+            exclusions: vec![Exclusion {
+                name: "freeze".into(),
+                start: t("2026-01-05T00:00:00Z"),
+                end: t("2026-01-08T00:00:00Z"),
+                scope: Scope::NoMinorOrNodeUpgrades,
+            }],
+        };
+        let at = t("2026-01-06T00:00:00Z");
+        let mut holds = Vec::new();
+        let cp_patch = Work {
+            node: false,
+            minor: false,
+        };
+        assert_eq!(policy.next_start(at, cp_patch, &mut holds), Some(at));
+        assert!(holds.is_empty());
+        let node_patch = Work {
+            node: true,
+            minor: false,
+        };
+        assert_eq!(
+            policy.next_start(at, node_patch, &mut holds),
+            Some(t("2026-01-08T00:00:00Z"))
+        );
+        assert_eq!(
+            holds[0].label,
+            "exclusion freeze (NO_MINOR_OR_NODE_UPGRADES)"
+        );
+    }
+}
