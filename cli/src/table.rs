@@ -3,6 +3,7 @@
 
 use std::io::{self, Write};
 
+use fleetplan::gke::GkeDetail;
 use fleetplan::plan::{PhaseKind, Plan, StagePlan};
 use fleetplan::Diagnostic;
 
@@ -36,6 +37,10 @@ fn write_plan(w: &mut dyn Write, plan: &Plan) -> io::Result<()> {
     writeln!(w)?;
     write_clusters(w, &plan.stages)?;
     writeln!(w)?;
+    if let Some(gke) = &plan.gke {
+        write_gke(w, gke)?;
+        writeln!(w)?;
+    }
     write_summary(w, plan)?;
     writeln!(w)?;
     writeln!(w, "diagnostics")?;
@@ -126,14 +131,128 @@ fn write_clusters(w: &mut dyn Write, stages: &[StagePlan]) -> io::Result<()> {
                 .stuck_at
                 .map(|t| format!("stuck since {t}"))
                 .unwrap_or_default();
+            let status = match &c.reason {
+                Some(reason) => format!("{}: {reason}", words::cluster_status(c.status)),
+                None => words::cluster_status(c.status).into(),
+            };
             g.row(vec![
                 stage.name.clone(),
                 c.name.clone(),
                 words::time(c.start),
                 words::time(c.end),
                 words::duration(took),
-                words::cluster_status(c.status).into(),
+                status,
                 stuck,
+            ]);
+            // GKE: the time a cluster spent waiting for its window or held by an exclusion.
+            for p in c.phases.iter().filter(|p| {
+                matches!(
+                    p.kind,
+                    PhaseKind::MaintenanceWait | PhaseKind::ExclusionWait
+                )
+            }) {
+                g.row(vec![
+                    String::new(),
+                    format!("  {}", words::phase(p.kind)),
+                    p.start.to_string(),
+                    words::end(p.end),
+                    words::duration(p.end.map(|e| e.since(p.start))),
+                    p.label.clone(),
+                    String::new(),
+                ]);
+            }
+        }
+    }
+    g.write(w, "  ")
+}
+
+/// GKE: each stage's states per upgrade type and version, the skipped clusters, and per version when
+/// every cluster of each fleet has it.
+fn write_gke(w: &mut dyn Write, gke: &GkeDetail) -> io::Result<()> {
+    writeln!(w, "upgrades by stage")?;
+    let mut g = Grid::new(&[
+        "STAGE",
+        "TYPE",
+        "VERSION",
+        "PENDING",
+        "RUNNING",
+        "SOAKING",
+        "COMPLETED",
+    ]);
+    let at = |u: &fleetplan::gke::StageUpgrade, states: &[&str]| {
+        u.states
+            .iter()
+            .find(|s| states.contains(&s.state))
+            .map_or_else(|| words::NONE.to_string(), |s| s.start.to_string())
+    };
+    for s in &gke.stages {
+        for u in &s.upgrades {
+            let soak = at(u, &["SOAKING", "FORCED_SOAKING"]);
+            let forced = u.states.iter().any(|s| s.state == "FORCED_SOAKING");
+            g.row(vec![
+                s.stage.clone(),
+                words::upgrade_type(u.upgrade_type).into(),
+                u.version.clone(),
+                at(u, &["PENDING"]),
+                at(u, &["RUNNING"]),
+                if forced {
+                    format!("{soak} (forced)")
+                } else {
+                    soak
+                },
+                at(u, &["COMPLETED"]),
+            ]);
+        }
+    }
+    g.write(w, "  ")?;
+    writeln!(w)?;
+    writeln!(w, "skipped clusters")?;
+    if gke.skipped.is_empty() {
+        writeln!(w, "  none")?;
+    } else {
+        let mut g = Grid::new(&["CLUSTER", "STAGE", "TYPE", "VERSION", "REASON"]);
+        for k in &gke.skipped {
+            g.row(vec![
+                k.cluster.clone(),
+                k.stage.clone(),
+                k.upgrade_type
+                    .map_or_else(|| "all".to_string(), |t| words::upgrade_type(t).into()),
+                k.version.clone().unwrap_or_else(|| words::NONE.into()),
+                k.reason.into(),
+            ]);
+        }
+        g.write(w, "  ")?;
+    }
+    writeln!(w)?;
+    writeln!(
+        w,
+        "versions (when every cluster of a fleet runs it, or newer)"
+    )?;
+    if gke.versions.is_empty() {
+        return writeln!(w, "  none");
+    }
+    let mut g = Grid::new(&[
+        "VERSION",
+        "TYPE",
+        "RELEASED",
+        "FLEET",
+        "CLUSTERS",
+        "EVERY CLUSTER BY",
+    ])
+    .right(4);
+    for v in &gke.versions {
+        for f in &v.fleets {
+            let by = match f.all_at {
+                Some(t) => t.to_string(),
+                None => format!("never: {} of {} never get it", f.missing.len(), f.clusters),
+            };
+            g.row(vec![
+                v.version.clone(),
+                words::upgrade_type(v.upgrade_type).into(),
+                v.released.to_string(),
+                f.fleet.clone(),
+                f.clusters.to_string(),
+                by,
             ]);
         }
     }

@@ -54,6 +54,15 @@ pub fn phase(k: PhaseKind) -> &'static str {
 
 pub const NONE: &str = "-";
 
+/// GKE upgrade types as the table shows them.
+pub fn upgrade_type(t: &str) -> &'static str {
+    match t {
+        "controlPlane" => "control plane",
+        "node" => "nodes",
+        _ => "?",
+    }
+}
+
 pub fn time(t: Option<Time>) -> String {
     t.map_or_else(|| NONE.to_string(), |t| t.to_string())
 }

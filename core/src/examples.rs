@@ -28,6 +28,16 @@ static EXAMPLES: &[Example] = &[
         text: include_str!("../../examples/large-fleet.yaml"),
     },
     Example {
+        name: "gke-bank",
+        title: "GKE docs' community bank: testing → staging → production by region, windows, soaks",
+        text: include_str!("../../examples/gke-bank.yaml"),
+    },
+    Example {
+        name: "gke-pipelining",
+        title: "GKE: a second version released mid-rollout pipelines behind the first",
+        text: include_str!("../../examples/gke-pipelining.yaml"),
+    },
+    Example {
         name: "cluster-in-no-stage",
         title: "a strategy that leaves two clusters out: KubeFleet refuses the run",
         text: include_str!("../../examples/cluster-in-no-stage.yaml"),

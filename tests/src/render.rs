@@ -70,8 +70,33 @@ pub fn render_plan(out: &mut String, plan: &Plan) {
             if let Some(stuck) = c.stuck_at {
                 let _ = write!(out, " stuck {}", offset(plan.start, stuck));
             }
+            if let Some(reason) = &c.reason {
+                let _ = write!(out, " {reason}");
+            }
             out.push('\n');
+            // A cluster's own bars (GKE upgrades and waits); staged clusters have none.
+            for p in &c.phases {
+                let _ = writeln!(
+                    out,
+                    "    {} {} → {} {}",
+                    p.kind.slug(),
+                    offset(plan.start, p.start),
+                    at(p.end),
+                    p.label
+                );
+            }
         }
+    }
+    for r in &plan.summary.version_reach {
+        let _ = writeln!(
+            out,
+            "reach {} {} fleet {} ({} clusters) {}",
+            r.upgrade_type,
+            r.version,
+            r.fleet,
+            r.clusters,
+            at(r.at)
+        );
     }
     for d in &plan.diagnostics {
         push_diagnostic(out, d);

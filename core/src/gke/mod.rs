@@ -220,17 +220,40 @@ fn assemble(
 }
 
 fn stage_plans(setup: &Setup, sim: &SimResult) -> Vec<StagePlan> {
-    let mut skips: BTreeMap<usize, Vec<String>> = BTreeMap::new();
+    // Per cluster: reason → what it skipped, so `ALREADY_UPGRADED (control plane 1.31.5, nodes 1.31.5)`.
+    let mut by_reason: BTreeMap<usize, Vec<(&str, Vec<String>)>> = BTreeMap::new();
     for s in &sim.skips {
-        let what = match (s.stream, &s.version) {
-            (Some(st), Some(v)) => format!("{} ({} {v})", s.reason, st.words()),
-            _ => s.reason.to_string(),
+        let list = by_reason.entry(s.cluster).or_default();
+        let pos = match list.iter().position(|(r, _)| *r == s.reason) {
+            Some(p) => p,
+            None => {
+                list.push((s.reason, Vec::new()));
+                list.len() - 1
+            }
         };
-        let list = skips.entry(s.cluster).or_default();
-        if !list.contains(&what) {
-            list.push(what);
+        if let (Some(st), Some(v)) = (s.stream, &s.version) {
+            let what = format!("{} {v}", st.words());
+            if !list[pos].1.contains(&what) {
+                list[pos].1.push(what);
+            }
         }
     }
+    let skips: BTreeMap<usize, Vec<String>> = by_reason
+        .into_iter()
+        .map(|(c, list)| {
+            let texts = list
+                .into_iter()
+                .map(|(r, what)| {
+                    if what.is_empty() {
+                        r.to_string()
+                    } else {
+                        format!("{r} ({})", what.join(", "))
+                    }
+                })
+                .collect();
+            (c, texts)
+        })
+        .collect();
     setup
         .stages
         .iter()

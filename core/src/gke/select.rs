@@ -3,35 +3,31 @@
 
 use std::collections::BTreeMap;
 
+use crate::cel::{self, Expr};
+
 pub struct Selector {
-    terms: Option<Vec<(String, bool, String)>>,
+    expr: Option<Expr>,
 }
 
 impl Selector {
     pub fn new(text: &str) -> Selector {
-        // Interim reader of `resource.labels.k == 'v' && …` until the CEL module lands.
-        let mut terms = Vec::new();
-        for part in text.split("&&") {
-            let (k, eq, v) = if let Some((k, v)) = part.split_once("!=") {
-                (k, false, v)
-            } else if let Some((k, v)) = part.split_once("==") {
-                (k, true, v)
-            } else {
-                return Selector { terms: None };
-            };
-            let Some(k) = k.trim().strip_prefix("resource.labels.") else {
-                return Selector { terms: None };
-            };
-            let v = v.trim().trim_matches(|c| c == '\'' || c == '"');
-            terms.push((k.to_string(), eq, v.to_string()));
+        Selector {
+            expr: cel::parse(text).ok(),
         }
-        Selector { terms: Some(terms) }
+    }
+
+    /// `prod-region=us-west1` for a single equality (what most stages use), else `None`.
+    pub fn short(&self) -> Option<String> {
+        match &self.expr {
+            Some(Expr::Eq(cel::Operand::Label(k), cel::Operand::Str(v)))
+            | Some(Expr::Eq(cel::Operand::Str(v), cel::Operand::Label(k))) => {
+                Some(format!("{k}={v}"))
+            }
+            _ => None,
+        }
     }
 
     pub fn matches(&self, labels: &BTreeMap<String, String>) -> bool {
-        self.terms.as_ref().is_some_and(|t| {
-            t.iter()
-                .all(|(k, eq, v)| (labels.get(k).map(String::as_str) == Some(v.as_str())) == *eq)
-        })
+        self.expr.as_ref().is_some_and(|e| e.matches(labels))
     }
 }

@@ -83,12 +83,12 @@ fn bank() -> Scenario {
                 stage("staging", None, "3d"),
                 stage(
                     "production",
-                    Some("resource.labels.prod-region == 'us-west1'"),
+                    Some("resource.labels['prod-region'] == 'us-west1'"),
                     "3d",
                 ),
                 stage(
                     "production",
-                    Some("resource.labels.prod-region == 'europe-west1'"),
+                    Some("resource.labels['prod-region'] == 'europe-west1'"),
                     "4d",
                 ),
                 stage("production", None, "0s"),
@@ -161,8 +161,8 @@ fn bank_times_by_hand() {
         [
             "1 testing 2026-01-08T19:00:00Z",
             "2 staging 2026-01-11T21:00:00Z",
-            "3 production [resource.labels.prod-region == 'us-west1'] 2026-01-15T03:00:00Z",
-            "4 production [resource.labels.prod-region == 'europe-west1'] 2026-01-19T20:00:00Z",
+            "3 production prod-region=us-west1 2026-01-15T03:00:00Z",
+            "4 production prod-region=europe-west1 2026-01-19T20:00:00Z",
             "5 production 2026-01-24T01:00:00Z",
         ]
     );

@@ -124,6 +124,10 @@ pub fn parse_soak(text: &str) -> Result<Duration, String> {
     if t.is_empty() {
         return Err(bad("is empty"));
     }
+    // gcloud reads a bare number as seconds.
+    if let Ok(secs) = t.parse::<u32>() {
+        return Ok(Duration(i64::from(secs) * 1_000));
+    }
     let b = t.as_bytes();
     let mut i = 0;
     let mut total = 0f64;
@@ -565,11 +569,17 @@ pub fn rollout_sequence(scenario: &Scenario, seq: &RolloutSequence, start: Time)
                 catch_all.insert(fleet.clone(), i);
             }
         }
-        selectors.push(s.label_selector.as_deref().map(Selector::new));
-        let name = match &s.label_selector {
-            None => format!("{} {fleet}", i + 1),
-            Some(sel) => format!("{} {fleet} [{}]", i + 1, sel.trim()),
+        let selector = s.label_selector.as_deref().map(Selector::new);
+        // Stage names: the number GKE uses, the fleet, and a short form of the selector.
+        let name = match (
+            &s.label_selector,
+            selector.as_ref().and_then(Selector::short),
+        ) {
+            (None, _) => format!("{} {fleet}", i + 1),
+            (Some(_), Some(short)) => format!("{} {fleet} {short}", i + 1),
+            (Some(sel), None) => format!("{} {fleet} [{}]", i + 1, sel.trim()),
         };
+        selectors.push(selector);
         stages.push(StageSetup {
             name,
             fleet,
