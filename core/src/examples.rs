@@ -42,6 +42,16 @@ static EXAMPLES: &[Example] = &[
         title: "a strategy that leaves two clusters out: KubeFleet refuses the run",
         text: include_str!("../../examples/cluster-in-no-stage.yaml"),
     },
+    Example {
+        name: "rolling-bad-image",
+        title: "RollingUpdate of a bad image over 4 clusters, maxUnavailable 1: stalls after one cluster",
+        text: include_str!("../../examples/rolling-bad-image.yaml"),
+    },
+    Example {
+        name: "rolling-move-west-east",
+        title: "RollingUpdate moving a placement from loc=west to loc=east with maxSurge 2",
+        text: include_str!("../../examples/rolling-move-west-east.yaml"),
+    },
 ];
 
 pub fn all() -> &'static [Example] {

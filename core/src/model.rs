@@ -323,6 +323,9 @@ pub struct Assumptions {
     /// How long removing resources from a to-be-deleted cluster takes.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub delete_duration: Option<Duration>,
+    /// Rolling updates: how long applying the resources to one cluster takes, before availability.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub apply_duration: Option<Duration>,
     pub approvals: ApprovalModel,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub failures: Vec<FailureSpec>,

@@ -25,6 +25,7 @@
 
 pub mod golden;
 pub mod render;
+pub mod rolling;
 
 use fleetplan::{Loaded, Plan, Source};
 

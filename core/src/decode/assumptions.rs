@@ -12,6 +12,7 @@ const ASSUMPTION_KEYS: &[&str] = &[
     "durationOverrides",
     "jitter",
     "deleteDuration",
+    "applyDuration",
     "approvals",
     "failures",
     "stops",
@@ -44,6 +45,9 @@ impl Reader<'_> {
         }
         if let Some(v) = get(m, "deleteDuration") {
             a.delete_duration = self.duration(v, &p.field("deleteDuration"));
+        }
+        if let Some(v) = get(m, "applyDuration") {
+            a.apply_duration = self.duration(v, &p.field("applyDuration"));
         }
         if let Some(v) = get(m, "approvals") {
             a.approvals = self.approvals(v, &p.field("approvals"));

@@ -72,7 +72,7 @@ impl Reader<'_> {
     }
 
     /// `maxConcurrency`: kept as written; the engine applies KubeFleet's rules to it.
-    fn int_or_string(&mut self, n: &Node, p: &Path) -> Option<IntOrString> {
+    pub(crate) fn int_or_string(&mut self, n: &Node, p: &Path) -> Option<IntOrString> {
         match (&n.value, n.resolve()) {
             (_, Some(Resolved::Int(i))) => {
                 self.note(p, n);

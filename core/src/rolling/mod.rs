@@ -1,17 +1,700 @@
 //! KubeFleet rolling updates: round-by-round rollout of a placement under maxUnavailable and maxSurge.
+//!
+//! From a scenario to a plan: the API's checks ([`webhook`]), which clusters the placement picks before
+//! and after the change (the staged runs' scheduler, shared), what availability depends on
+//! ([`availability`]), the controller's rounds ([`rounds`], [`simulate`]), then the plan: one stage row
+//! holding every cluster, each with its remove / update / add bars and availability waits, and the
+//! rolling detail the chart's availability line is drawn from.
 
+pub mod availability;
 pub mod model;
+pub mod rounds;
+pub mod simulate;
+pub mod webhook;
+
+use std::collections::{BTreeSet, HashSet};
 
 use serde::Serialize;
 
-use crate::model::Scenario;
-use crate::plan::Plan;
+use crate::diag::{Diagnostic, Severity};
+use crate::model::{FleetCluster, Scenario, DEFAULT_START};
+use crate::plan::{
+    AssumptionNote, ClusterPlan, ClusterStatus, Outcome, Phase, PhaseKind, Plan, StageEta,
+    StagePlan, StageStatus, Summary, Wait,
+};
+use crate::staged::{placement, timing};
+use crate::time::{Duration, Time, SECOND};
 
-/// What only a rolling-update plan carries (filled in by the simulation).
+pub use rounds::{Action, Counts, Move, Round};
+pub use simulate::AvailabilityPoint;
+use simulate::{Binding, BindingState};
+
+/// How long applying the resources to one cluster takes when the scenario does not say.
+pub const DEFAULT_APPLY: Duration = Duration(30 * SECOND.0);
+
+/// What only a rolling-update plan carries: the budget, the available-cluster line, rounds, a stall.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct RollingDetail {}
+pub struct RollingDetail {
+    /// The placement's name (the plan's single stage row has the same name).
+    pub placement: String,
+    /// N: the controller's target for the placement type.
+    pub target: usize,
+    /// maxUnavailable resolved against N (percentages rounded up).
+    pub max_unavailable: usize,
+    /// maxSurge resolved against N (percentages rounded up).
+    pub max_surge: usize,
+    /// The settings as they apply, e.g. `25%` (the default) or `1`.
+    pub max_unavailable_setting: String,
+    pub max_surge_setting: String,
+    /// N − maxUnavailable (0 when maxUnavailable exceeds N): the line's floor.
+    pub min_available: usize,
+    pub unavailable_period: Duration,
+    /// Every placed resource is trackable (no `unavailablePeriodSeconds` wait).
+    pub trackable: bool,
+    /// A step function from the run's start: from `at` on, `available` clusters are available (ready
+    /// bindings not being deleted, old resources included: the controller's own count).
+    pub availability: Vec<AvailabilityPoint>,
+    /// Every reconcile round that moved a binding.
+    pub rounds: Vec<Round>,
+    /// Set when the rollout waits forever.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stall: Option<Stall>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Stall {
+    /// When the last thing happened: from then on nothing moves.
+    pub at: Time,
+    /// Clusters that never reach their final state, by name.
+    pub waiting: Vec<String>,
+    pub reason: String,
+}
 
 pub fn plan(scenario: &Scenario, run: &model::RollingRun) -> Plan {
-    crate::plan::not_yet_planned(scenario, "kubefleet-rolling", &run.placement.name)
+    let start = scenario.start.unwrap_or(DEFAULT_START);
+    let (fleet, mut diagnostics) = scenario.fleet();
+    let diags = &mut diagnostics;
+    let settings = webhook::validate(run, diags);
+    placement::check_policy(&run.placement, "strategy.placement", diags);
+    if let Some(from) = &run.change.from {
+        placement::check_policy(from, "strategy.change.from", diags);
+    }
+    let valid = !diags.iter().any(Diagnostic::is_error);
+
+    let picked = placement::schedule_at(&run.placement, &fleet, "strategy.placement", diags);
+    let before = match &run.change.from {
+        Some(from) => placement::schedule_at(from, &fleet, "strategy.change.from", diags),
+        None => picked.clone(),
+    };
+    let target = rounds::target(&run.placement, picked.len());
+    let max_unavailable = settings.max_unavailable.scaled(target);
+    let max_surge = settings.max_surge.scaled(target);
+    let profile = availability::profile(&run.resources, diags);
+    let timing = timing::Timing::new(&scenario.assumptions, &fleet, diags);
+
+    let bindings = initial_bindings(run, &fleet, &picked, &before, diags);
+    budget_diagnostics(run, &bindings, target, picked.len(), max_unavailable, diags);
+    let never_available: Vec<bool> = bindings
+        .iter()
+        .map(|b| timing.failure(&b.cluster).is_some())
+        .collect();
+    failure_diagnostics(scenario, &bindings, &profile, diags);
+    let durations = simulate::Durations {
+        apply: scenario.assumptions.apply_duration.unwrap_or(DEFAULT_APPLY),
+        delete: timing.delete(),
+        unavailable_period: settings.unavailable_period,
+        profile: &profile,
+        available_after: bindings
+            .iter()
+            .map(|b| timing.update(&b.cluster, b.fleet_index))
+            .collect(),
+        never_available,
+    };
+    let sim = simulate::simulate(
+        bindings,
+        target,
+        max_unavailable,
+        max_surge,
+        &durations,
+        start,
+    );
+
+    let settled = sim.bindings.iter().all(Binding::settled);
+    let end = settled.then_some(sim.last);
+    let stall = (!settled).then(|| stall(&sim, max_unavailable, max_surge));
+    if let Some(s) = &stall {
+        diags.push(
+            Diagnostic::warning(
+                "rollout-stalled",
+                format!("the rollout stalls at {}: {}", s.at, s.reason),
+            )
+            .at("strategy.rollingUpdate"),
+        );
+    }
+    let outcome = match (valid, settled) {
+        (false, _) => Outcome::Invalid,
+        (true, true) => Outcome::Succeeded,
+        (true, false) => Outcome::Stalled,
+    };
+    if !valid {
+        diags.push(Diagnostic::info(
+            "timeline-despite-errors",
+            "the API server would refuse this placement; the timeline shows the rollout as it would run with the defaults in place of the rejected values",
+        ));
+    }
+
+    let clusters: Vec<ClusterPlan> = sim
+        .bindings
+        .iter()
+        .map(|b| cluster_plan(b, &sim, max_unavailable, max_surge))
+        .collect();
+    let mut phases = vec![Phase {
+        kind: PhaseKind::Updating,
+        start,
+        end,
+        label: "rolling update".into(),
+        version: None,
+    }];
+    if let Some(s) = &stall {
+        phases.push(Phase {
+            kind: PhaseKind::AvailabilityWait,
+            start: s.at,
+            end: None,
+            label: format!("stalled: {} waiting forever", s.waiting.len()),
+            version: None,
+        });
+    }
+    let stage = StagePlan {
+        name: run.placement.name.clone(),
+        index: 0,
+        delete_stage: false,
+        max_concurrency: max_unavailable.max(0) as usize,
+        status: if settled {
+            StageStatus::Succeeded
+        } else {
+            StageStatus::Waiting
+        },
+        start: Some(start),
+        end,
+        clusters,
+        phases,
+    };
+
+    let mut assumptions = vec![AssumptionNote {
+        field: "start".into(),
+        value: start.to_string(),
+        defaulted: scenario.start.is_none(),
+    }];
+    notes(
+        run,
+        scenario,
+        &settings,
+        &profile,
+        durations.apply,
+        durations.delete,
+        &mut assumptions,
+    );
+    let summary = summarize(&stage, &sim, &diagnostics, start, end, picked.len());
+    let detail = RollingDetail {
+        placement: run.placement.name.clone(),
+        target,
+        max_unavailable: max_unavailable.max(0) as usize,
+        max_surge: max_surge.max(0) as usize,
+        max_unavailable_setting: settings.max_unavailable.text(),
+        max_surge_setting: settings.max_surge.text(),
+        min_available: target.saturating_sub(max_unavailable.max(0) as usize),
+        unavailable_period: settings.unavailable_period,
+        trackable: profile.trackable(),
+        availability: sim.availability,
+        rounds: sim.rounds,
+        stall,
+    };
+    Plan {
+        kind: "kubefleet-rolling",
+        scenario: scenario.name.clone(),
+        run: run.placement.name.clone(),
+        start,
+        end,
+        outcome,
+        stages: vec![stage],
+        events: sim.events,
+        diagnostics,
+        summary,
+        assumptions,
+        gke: None,
+        rolling: Some(detail),
+    }
 }
+
+/// The state before the change: clusters the old policy picked are bound and ready on the old
+/// resources (unless they failed to apply); the scheduler has marked the ones the new policy drops
+/// Unscheduled and created Scheduled bindings for the ones it adds. Sorted by cluster name.
+fn initial_bindings(
+    run: &model::RollingRun,
+    fleet: &[FleetCluster],
+    picked: &[usize],
+    before: &[usize],
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<Binding> {
+    let now: HashSet<usize> = picked.iter().copied().collect();
+    let then: HashSet<usize> = before.iter().copied().collect();
+    let failed: HashSet<&str> = run
+        .change
+        .failed_to_apply
+        .iter()
+        .map(String::as_str)
+        .collect();
+    for (i, name) in run.change.failed_to_apply.iter().enumerate() {
+        if !before.iter().any(|&f| fleet[f].cluster.name == *name) {
+            diags.push(
+                Diagnostic::warning(
+                    "rolling-failed-not-placed",
+                    format!("`{name}` is not among the clusters the placement picked before the change: it has no binding that could have failed to apply"),
+                )
+                .at(format!("strategy.change.failedToApply[{i}]")),
+            );
+        }
+    }
+    let union: BTreeSet<(&[u8], usize)> = now
+        .union(&then)
+        .map(|&i| (fleet[i].cluster.name.as_bytes(), i))
+        .collect();
+    union
+        .into_iter()
+        .map(|(_, i)| {
+            let name = fleet[i].cluster.name.clone();
+            let state = match (then.contains(&i), now.contains(&i)) {
+                (true, true) => BindingState::Bound,
+                (true, false) => BindingState::Unscheduled,
+                _ => BindingState::Scheduled,
+            };
+            let mut b = Binding::new(name, Some(i), state);
+            if state != BindingState::Scheduled {
+                b.failed = failed.contains(b.cluster.as_str());
+                b.ready = !b.failed;
+                b.up_to_date = !run.change.update;
+            }
+            b
+        })
+        .collect()
+}
+
+/// What the budget implies before anything runs: a target the fleet cannot meet, a zero budget.
+fn budget_diagnostics(
+    run: &model::RollingRun,
+    bindings: &[Binding],
+    target: usize,
+    picked: usize,
+    max_unavailable: i64,
+    diags: &mut Vec<Diagnostic>,
+) {
+    if target > picked {
+        diags.push(
+            Diagnostic::warning(
+                "rolling-target-unmet",
+                format!(
+                    "the placement asks for {target} cluster(s) but only {picked} can be picked: the controller still counts against N = {target}, so at least {} must stay available",
+                    target.saturating_sub(max_unavailable.max(0) as usize)
+                ),
+            )
+            .at("strategy.placement"),
+        );
+    }
+    let in_place = bindings
+        .iter()
+        .filter(|b| b.state == BindingState::Bound && !b.up_to_date && !b.failed)
+        .count();
+    if max_unavailable == 0 && in_place > 0 {
+        diags.push(
+            Diagnostic::warning(
+                "rolling-max-unavailable-zero",
+                format!(
+                    "maxUnavailable is 0: an in-place update takes a ready cluster out of service, which a budget of 0 never allows, so the {in_place} cluster(s) that keep the placement are never updated (maxSurge only adds new clusters)"
+                ),
+            )
+            .at(if run.rolling_update.max_unavailable.is_some() {
+                "strategy.rollingUpdate.maxUnavailable"
+            } else {
+                "strategy.rollingUpdate"
+            }),
+        );
+    }
+}
+
+fn failure_diagnostics(
+    scenario: &Scenario,
+    bindings: &[Binding],
+    profile: &availability::Profile,
+    diags: &mut Vec<Diagnostic>,
+) {
+    for (i, f) in scenario.assumptions.failures.iter().enumerate() {
+        let path = format!("assumptions.failures[{i}]");
+        if f.after.is_some() {
+            diags.push(
+                Diagnostic::info(
+                    "rolling-failure-after",
+                    "`after` does not apply to rolling updates: a failing cluster's new resources never become available",
+                )
+                .at(format!("{path}.after")),
+            );
+        }
+        let Some(b) = bindings.iter().find(|b| b.cluster == f.cluster) else {
+            continue;
+        };
+        let receives = match b.state {
+            BindingState::Scheduled => true,
+            BindingState::Bound => !b.up_to_date,
+            BindingState::Unscheduled => false,
+        };
+        if !receives {
+            diags.push(
+                Diagnostic::warning(
+                    "rolling-failure-unused",
+                    format!("`{}` receives no new resources in this change: its failure assumption has no effect", f.cluster),
+                )
+                .at(path),
+            );
+        } else if profile.workloads.is_empty() {
+            let what = if profile.untrackable.is_empty() {
+                "the placed resources are data objects, available as soon as they exist".to_string()
+            } else {
+                format!(
+                    "KubeFleet cannot track {}: the controller counts `{}` ready unavailablePeriodSeconds after apply and rolls on",
+                    profile.untrackable.join(", "),
+                    f.cluster
+                )
+            };
+            diags.push(
+                Diagnostic::warning(
+                    "rolling-failure-unnoticed",
+                    format!("the bad update on `{}` goes unnoticed: {what}", f.cluster),
+                )
+                .at(path),
+            );
+        }
+    }
+}
+
+fn remove_formula(c: &Counts, max_unavailable: i64, result: i64) -> String {
+    format!(
+        "maxToRemove = (ready {} − canBeUnavailable {}) − (N {} − maxUnavailable {max_unavailable}) = {result}",
+        c.ready, c.can_be_unavailable, c.target
+    )
+}
+
+fn add_formula(c: &Counts, max_surge: i64, result: i64) -> String {
+    format!(
+        "maxToAdd = N {} + maxSurge {max_surge} − canBeReady {} = {result}",
+        c.target, c.can_be_ready
+    )
+}
+
+fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
+    if n == 1 {
+        one
+    } else {
+        many
+    }
+}
+
+/// Why nothing moves any more, in the controller's own arithmetic.
+fn stall(sim: &simulate::Simulation, max_unavailable: i64, max_surge: i64) -> Stall {
+    let c = &sim.counts;
+    let names = |f: &dyn Fn(&Binding) -> bool| -> Vec<&str> {
+        sim.bindings
+            .iter()
+            .filter(|b| f(b))
+            .map(|b| b.cluster.as_str())
+            .collect()
+    };
+    let broken = names(&|b| b.never_ready);
+    let pending_update = names(&|b| {
+        b.state == BindingState::Bound && !b.up_to_date && b.moved.is_none() && !b.failed
+    });
+    let pending_remove = names(&|b| b.state == BindingState::Unscheduled && !b.deleting);
+    let pending_add = names(&|b| b.state == BindingState::Scheduled);
+    let stuck_failed = names(&|b| b.failed && b.up_to_date);
+    let mut parts = Vec::new();
+    if !broken.is_empty() {
+        parts.push(format!(
+            "{} never {} available, so {} never ready",
+            broken.join(", "),
+            plural(broken.len(), "becomes", "become"),
+            plural(broken.len(), "its binding is", "their bindings are"),
+        ));
+    }
+    if !pending_update.is_empty() || !pending_remove.is_empty() {
+        let mut s = remove_formula(c, max_unavailable, sim.max_to_remove);
+        if max_unavailable == 0 {
+            s.push_str(" (maxUnavailable is 0: no ready cluster may be taken out of service)");
+        }
+        if !pending_update.is_empty() {
+            s.push_str(&format!(
+                ", so {} {} the old resources and {} available",
+                pending_update.join(", "),
+                plural(pending_update.len(), "keeps", "keep"),
+                plural(pending_update.len(), "stays", "stay"),
+            ));
+        }
+        if !pending_remove.is_empty() {
+            s.push_str(&format!(
+                ", so {} {} serving the old resources and {} never emptied",
+                pending_remove.join(", "),
+                plural(pending_remove.len(), "keeps", "keep"),
+                plural(pending_remove.len(), "is", "are"),
+            ));
+        }
+        parts.push(s);
+    }
+    if !pending_add.is_empty() {
+        parts.push(format!(
+            "{}, so {} {} never placed",
+            add_formula(c, max_surge, sim.max_to_add),
+            pending_add.join(", "),
+            plural(pending_add.len(), "is", "are"),
+        ));
+    }
+    if !stuck_failed.is_empty() {
+        parts.push(format!(
+            "{} failed to apply before the change and the change brings no new resources to re-apply",
+            stuck_failed.join(", ")
+        ));
+    }
+    Stall {
+        at: sim.last,
+        waiting: sim
+            .bindings
+            .iter()
+            .filter(|b| !b.settled())
+            .map(|b| b.cluster.clone())
+            .collect(),
+        reason: parts.join("; "),
+    }
+}
+
+fn cluster_plan(
+    b: &Binding,
+    sim: &simulate::Simulation,
+    max_unavailable: i64,
+    max_surge: i64,
+) -> ClusterPlan {
+    let (status, reason) = match (b.moved, b.settled()) {
+        (Some(Action::Remove), _) => (
+            ClusterStatus::Succeeded,
+            Some("no longer picked: its resources were removed".to_string()),
+        ),
+        (Some(_), true) => (ClusterStatus::Succeeded, None),
+        (Some(_), false) if b.never_ready => (
+            ClusterStatus::Failed,
+            Some("the new resources never become available (assumptions.failures): its binding never counts as ready and holds one unit of maxUnavailable forever".to_string()),
+        ),
+        (Some(_), false) => (ClusterStatus::Untracked, None),
+        (None, true) => (
+            ClusterStatus::Succeeded,
+            Some("already on the latest resources: nothing to roll".to_string()),
+        ),
+        (None, false) => {
+            let why = match b.state {
+                BindingState::Scheduled => format!(
+                    "never placed: {}",
+                    add_formula(&sim.counts, max_surge, sim.max_to_add)
+                ),
+                BindingState::Unscheduled => format!(
+                    "keeps serving the old resources, never emptied: {}",
+                    remove_formula(&sim.counts, max_unavailable, sim.max_to_remove)
+                ),
+                BindingState::Bound if b.failed => "failed to apply before the change; the change brings no new resources to re-apply".to_string(),
+                BindingState::Bound => format!(
+                    "keeps the old resources and stays available; its in-place update never gets a turn: {}",
+                    remove_formula(&sim.counts, max_unavailable, sim.max_to_remove)
+                ),
+            };
+            (ClusterStatus::NotStarted, Some(why))
+        }
+    };
+    let start = b.phases.first().map(|p| p.start);
+    let end = if b.settled() {
+        b.phases.last().and_then(|p| p.end)
+    } else {
+        None
+    };
+    ClusterPlan {
+        name: b.cluster.clone(),
+        sort_value: None,
+        status,
+        start,
+        end,
+        stuck_at: None,
+        phases: b.phases.clone(),
+        reason,
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn notes(
+    run: &model::RollingRun,
+    scenario: &Scenario,
+    settings: &webhook::Settings,
+    profile: &availability::Profile,
+    apply: Duration,
+    delete: Duration,
+    notes: &mut Vec<AssumptionNote>,
+) {
+    let ru = &run.rolling_update;
+    let a = &scenario.assumptions;
+    let mut note = |field: &str, value: String, defaulted: bool| {
+        notes.push(AssumptionNote {
+            field: field.into(),
+            value,
+            defaulted,
+        })
+    };
+    note(
+        "rollingUpdate.maxUnavailable",
+        settings.max_unavailable.text(),
+        ru.max_unavailable.is_none(),
+    );
+    note(
+        "rollingUpdate.maxSurge",
+        settings.max_surge.text(),
+        ru.max_surge.is_none(),
+    );
+    note(
+        "rollingUpdate.unavailablePeriodSeconds",
+        if ru.unavailable_period_seconds.is_none() {
+            format!("{} (the controller's default; Azure's docs also print 10s, fleetplan uses the controller's)", settings.unavailable_period)
+        } else {
+            settings.unavailable_period.to_string()
+        },
+        ru.unavailable_period_seconds.is_none(),
+    );
+    let mut kinds: Vec<String> = profile.workloads.clone();
+    kinds.extend(profile.untrackable.iter().cloned());
+    note(
+        "resources",
+        if run.resources.is_empty() {
+            "one Deployment (trackable)".into()
+        } else {
+            run.resources
+                .iter()
+                .map(availability::describe)
+                .collect::<Vec<_>>()
+                .join(", ")
+        },
+        run.resources.is_empty(),
+    );
+    note(
+        "applyDuration",
+        format!("{apply} to apply the resources to one cluster"),
+        a.apply_duration.is_none(),
+    );
+    note(
+        "updateDuration",
+        format!(
+            "{} from applied to available (trackable workloads)",
+            a.update_duration.unwrap_or(timing::DEFAULT_UPDATE)
+        ),
+        a.update_duration.is_none(),
+    );
+    if !a.duration_overrides.is_empty() {
+        note(
+            "updateDuration.overrides",
+            format!("{} override(s)", a.duration_overrides.len()),
+            false,
+        );
+    }
+    if let Some(j) = &a.jitter {
+        note(
+            "updateDuration.jitter",
+            format!("±{:.0}% (seed {})", j.spread * 100.0, j.seed),
+            false,
+        );
+    }
+    note(
+        "deleteDuration",
+        format!("{delete} to remove the resources from a cluster no longer picked"),
+        a.delete_duration.is_none(),
+    );
+    note(
+        "failures",
+        if a.failures.is_empty() {
+            "none: every update becomes available".into()
+        } else {
+            format!(
+                "{}: the new resources never become available",
+                a.failures
+                    .iter()
+                    .map(|f| f.cluster.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        },
+        a.failures.is_empty(),
+    );
+    note(
+        "state before the change",
+        "every cluster the earlier policy picked is bound and available on the old resources"
+            .into(),
+        true,
+    );
+}
+
+fn summarize(
+    stage: &StagePlan,
+    sim: &simulate::Simulation,
+    diags: &[Diagnostic],
+    start: Time,
+    end: Option<Time>,
+    picked: usize,
+) -> Summary {
+    let mut waits: Vec<Wait> = stage
+        .clusters
+        .iter()
+        .flat_map(|c| {
+            c.phases
+                .iter()
+                .filter(|p| p.kind == PhaseKind::AvailabilityWait)
+                .map(|p| Wait {
+                    stage: stage.name.clone(),
+                    kind: p.kind,
+                    label: format!("{}: {}", c.name, p.label),
+                    start: p.start,
+                    duration: p.end.map(|e| e.since(p.start)),
+                })
+        })
+        .collect();
+    waits.sort_by(|a, b| match (a.duration, b.duration) {
+        (None, None) => std::cmp::Ordering::Equal,
+        (None, _) => std::cmp::Ordering::Less,
+        (_, None) => std::cmp::Ordering::Greater,
+        (Some(x), Some(y)) => y.cmp(&x),
+    });
+    waits.truncate(5);
+    Summary {
+        total_duration: end.map(|e| e.since(start)),
+        clusters: picked,
+        clusters_updated: sim
+            .bindings
+            .iter()
+            .filter(|b| b.state == BindingState::Bound && b.up_to_date && b.ready)
+            .count(),
+        errors: diags
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .count(),
+        warnings: diags
+            .iter()
+            .filter(|d| d.severity == Severity::Warning)
+            .count(),
+        stage_etas: vec![StageEta {
+            stage: stage.name.clone(),
+            end,
+        }],
+        longest_waits: waits,
+    }
+}
+
+#[cfg(test)]
+mod tests;

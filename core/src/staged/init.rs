@@ -418,26 +418,7 @@ fn check_objects(run: &StagedRun, diags: &mut Vec<Diagnostic>) {
             .at("strategy.placement.strategyType"),
         );
     }
-    match placement.placement_type.as_str() {
-        "PickAll" | "PickFixed" => {}
-        "PickN" if placement.number_of_clusters.is_some_and(|n| n >= 0) => {}
-        "PickN" => diags.push(
-            Diagnostic::error("placement-pickn-count", "a PickN placement needs numberOfClusters (an integer >= 0)")
-                .at("strategy.placement.numberOfClusters"),
-        ),
-        other => diags.push(
-            Diagnostic::error(
-                "placement-type-unsupported",
-                rejected(
-                    "ClusterResourcePlacement",
-                    &placement.name,
-                    "spec.policy.placementType",
-                    &format!("Unsupported value: {other:?}: supported values: \"PickAll\", \"PickN\", \"PickFixed\""),
-                ),
-            )
-            .at("strategy.placement.placementType"),
-        ),
-    }
+    placement::check_policy(placement, "strategy.placement", diags);
     if run.stages.len() > MAX_STAGES {
         diags.push(
             Diagnostic::error(

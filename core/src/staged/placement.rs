@@ -1,4 +1,5 @@
-//! Which clusters the placement schedules (the run's "selected" clusters), per placement type.
+//! Which clusters the placement schedules (the run's "selected" clusters), per placement type, and
+//! the API's checks of the policy. Shared by staged runs and rolling updates.
 
 use std::collections::HashMap;
 
@@ -10,6 +11,16 @@ use crate::selector;
 pub fn schedule(
     placement: &Placement,
     fleet: &[FleetCluster],
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<usize> {
+    schedule_at(placement, fleet, "strategy.placement", diags)
+}
+
+/// [`schedule`] for a placement written at `at` (a rolling update's earlier policy lives elsewhere).
+pub fn schedule_at(
+    placement: &Placement,
+    fleet: &[FleetCluster],
+    at: &str,
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<usize> {
     let affine = |fc: &FleetCluster| {
@@ -35,7 +46,7 @@ pub fn schedule(
                             "placement-unknown-cluster",
                             format!("PickFixed names cluster `{name}`, which is not a member cluster of this fleet: the scheduler cannot place it"),
                         )
-                        .at(format!("strategy.placement.clusterNames[{i}]")),
+                        .at(format!("{at}.clusterNames[{i}]")),
                     ),
                 }
             }
@@ -60,12 +71,37 @@ pub fn schedule(
                     "placement-pickn-order",
                     "PickN: fleetplan assumes the scheduler picks the first matching clusters by name; the real scheduler ranks them by topology spread and preferred affinity",
                 )
-                .at("strategy.placement"),
+                .at(at),
             );
             candidates.sort_unstable();
             candidates
         }
         _ => (0..fleet.len()).filter(|&i| affine(&fleet[i])).collect(),
+    }
+}
+
+/// The API's checks of `spec.policy`: a known placement type, and a count for PickN.
+pub fn check_policy(placement: &Placement, at: &str, diags: &mut Vec<Diagnostic>) {
+    match placement.placement_type.as_str() {
+        "PickAll" | "PickFixed" => {}
+        "PickN" if placement.number_of_clusters.is_some_and(|n| n >= 0) => {}
+        "PickN" => diags.push(
+            Diagnostic::error(
+                "placement-pickn-count",
+                "a PickN placement needs numberOfClusters (an integer >= 0)",
+            )
+            .at(format!("{at}.numberOfClusters")),
+        ),
+        other => diags.push(
+            Diagnostic::error(
+                "placement-type-unsupported",
+                format!(
+                    "The ClusterResourcePlacement \"{}\" is invalid: spec.policy.placementType: Unsupported value: {other:?}: supported values: \"PickAll\", \"PickN\", \"PickFixed\"",
+                    placement.name
+                ),
+            )
+            .at(format!("{at}.placementType")),
+        ),
     }
 }
 

@@ -1,0 +1,469 @@
+//! The rolling update as the rollout controller runs it: a reconcile round at the start and whenever
+//! a binding changes (applied and available, removed), each round choosing bindings with the
+//! controller's formulas ([`super::rounds`]), driven by the event queue. Rounds repeat at the same
+//! instant until one moves nothing, as the controller's own binding writes trigger the next reconcile.
+
+use std::borrow::Cow;
+use std::collections::VecDeque;
+
+use crate::engine::EventQueue;
+use crate::plan::{Event, Phase, PhaseKind};
+use crate::rolling::availability::Profile;
+use crate::rolling::rounds::{self, Action, Counts, Move, Round};
+use crate::time::{Duration, Time};
+
+/// Where a binding stands in the scheduler's eyes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BindingState {
+    /// Newly picked, not yet bound: a candidate to add.
+    Scheduled,
+    /// Placed on its cluster.
+    Bound,
+    /// No longer picked: a candidate to remove; it keeps serving until it is deleted.
+    Unscheduled,
+}
+
+#[derive(Clone, Debug)]
+pub struct Binding {
+    pub cluster: String,
+    pub fleet_index: Option<usize>,
+    pub state: BindingState,
+    /// Points at the latest resources.
+    pub up_to_date: bool,
+    pub ready: bool,
+    /// Its current resources failed to apply.
+    pub failed: bool,
+    pub deleting: bool,
+    pub gone: bool,
+    /// The new resources never become available on it (a failure assumption came true).
+    pub never_ready: bool,
+    /// What the rollout did to it, if anything.
+    pub moved: Option<Action>,
+    pub phases: Vec<Phase>,
+}
+
+impl Binding {
+    pub fn new(cluster: String, fleet_index: Option<usize>, state: BindingState) -> Binding {
+        Binding {
+            cluster,
+            fleet_index,
+            state,
+            up_to_date: false,
+            ready: false,
+            failed: false,
+            deleting: false,
+            gone: false,
+            never_ready: false,
+            moved: None,
+            phases: Vec::new(),
+        }
+    }
+
+    /// On the latest resources and ready, or gone: nothing left to do for it.
+    pub fn settled(&self) -> bool {
+        match self.state {
+            BindingState::Unscheduled => self.gone,
+            BindingState::Scheduled => false,
+            BindingState::Bound => self.up_to_date && self.ready,
+        }
+    }
+}
+
+/// How long things take and what fails, resolved per binding by the caller.
+pub struct Durations<'a> {
+    pub apply: Duration,
+    pub delete: Duration,
+    pub unavailable_period: Duration,
+    pub profile: &'a Profile,
+    /// Time from applied to available for trackable workloads, per binding index.
+    pub available_after: Vec<Duration>,
+    /// The new resources never become available on these binding indexes.
+    pub never_available: Vec<bool>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AvailabilityPoint {
+    pub at: Time,
+    /// Ready bindings not being deleted: the count maxUnavailable protects.
+    pub available: usize,
+    /// Clusters holding the placement's resources (old or new, ready or not): what maxSurge bounds.
+    pub placed: usize,
+}
+
+pub struct Simulation {
+    pub bindings: Vec<Binding>,
+    pub rounds: Vec<Round>,
+    pub availability: Vec<AvailabilityPoint>,
+    pub events: Vec<Event>,
+    /// When the last thing happened.
+    pub last: Time,
+    /// The counts after the last round, for explaining a stall.
+    pub counts: Counts,
+    pub max_to_remove: i64,
+    pub max_to_add: i64,
+}
+
+enum Ev {
+    Ready(usize),
+    Gone(usize),
+}
+
+struct Sim<'a> {
+    b: Vec<Binding>,
+    d: &'a Durations<'a>,
+    max_unavailable: i64,
+    max_surge: i64,
+    counts: Counts,
+    placed: usize,
+    apply_failed: VecDeque<usize>,
+    updates: VecDeque<usize>,
+    removes: VecDeque<usize>,
+    adds: VecDeque<usize>,
+    queue: EventQueue<Ev>,
+    rounds: Vec<Round>,
+    events: Vec<Event>,
+}
+
+/// Runs the rollout from `start`. `bindings` must be sorted by cluster name (the controller sorts
+/// bindings by name, and binding names start with the cluster's).
+pub fn simulate(
+    bindings: Vec<Binding>,
+    target: usize,
+    max_unavailable: i64,
+    max_surge: i64,
+    d: &Durations<'_>,
+    start: Time,
+) -> Simulation {
+    let mut sim = Sim {
+        counts: Counts {
+            target,
+            ..Counts::default()
+        },
+        placed: 0,
+        b: bindings,
+        d,
+        max_unavailable,
+        max_surge,
+        apply_failed: VecDeque::new(),
+        updates: VecDeque::new(),
+        removes: VecDeque::new(),
+        adds: VecDeque::new(),
+        queue: EventQueue::default(),
+        rounds: Vec::new(),
+        events: Vec::new(),
+    };
+    sim.classify();
+    let mut availability = vec![AvailabilityPoint {
+        at: start,
+        available: sim.available(),
+        placed: sim.placed,
+    }];
+    let mut last = start;
+    let mut now = start;
+    loop {
+        while sim.round(now) {}
+        let point = AvailabilityPoint {
+            at: now,
+            available: sim.available(),
+            placed: sim.placed,
+        };
+        // Rounds at an instant take effect at that instant: the line keeps one value per time.
+        let same = |a: &AvailabilityPoint, b: &AvailabilityPoint| {
+            (a.available, a.placed) == (b.available, b.placed)
+        };
+        match availability.last_mut() {
+            Some(p) if p.at == now => *p = point,
+            Some(p) if same(p, &point) => {}
+            _ => availability.push(point),
+        }
+        let n = availability.len();
+        if n >= 2 && same(&availability[n - 2], &availability[n - 1]) {
+            availability.pop();
+        }
+        let Some(next) = sim.queue.next_time() else {
+            break;
+        };
+        now = next;
+        last = next;
+        while sim.queue.next_time() == Some(now) {
+            if let Some((_, ev)) = sim.queue.pop() {
+                sim.handle(now, ev);
+            }
+        }
+    }
+    let max_to_remove = rounds::max_to_remove(&sim.counts, max_unavailable);
+    let max_to_add = rounds::max_to_add(&sim.counts, max_surge);
+    // Events were pushed per binding; the log reads in time order (stable, so causes stay first).
+    sim.events.sort_by_key(|e| e.at);
+    Simulation {
+        bindings: sim.b,
+        rounds: sim.rounds,
+        availability,
+        events: sim.events,
+        last,
+        counts: sim.counts,
+        max_to_remove,
+        max_to_add,
+    }
+}
+
+impl Sim<'_> {
+    /// The initial classification of every binding into counts and candidate lists (in name order).
+    /// Candidates never return to a list once moved, so later rounds only pop from the front.
+    fn classify(&mut self) {
+        for (i, b) in self.b.iter().enumerate() {
+            if b.state != BindingState::Scheduled {
+                self.placed += 1;
+            }
+            if b.ready {
+                self.counts.ready += 1;
+            }
+            match b.state {
+                BindingState::Scheduled => self.adds.push_back(i),
+                BindingState::Bound => {
+                    if !b.failed {
+                        self.counts.can_be_ready += 1;
+                    }
+                    if !b.up_to_date {
+                        if b.failed {
+                            self.apply_failed.push_back(i);
+                        } else {
+                            self.updates.push_back(i);
+                        }
+                    }
+                }
+                BindingState::Unscheduled => {
+                    if !b.failed {
+                        self.counts.can_be_ready += 1;
+                    }
+                    self.removes.push_back(i);
+                }
+            }
+        }
+    }
+
+    /// Ready bindings not being deleted: what the controller can count on, and the line in the chart.
+    fn available(&self) -> usize {
+        self.counts.ready - self.counts.can_be_unavailable
+    }
+
+    /// One reconcile. Returns whether it moved anything.
+    fn round(&mut self, now: Time) -> bool {
+        let counts = self.counts;
+        let max_to_remove = rounds::max_to_remove(&counts, self.max_unavailable);
+        let max_to_add = rounds::max_to_add(&counts, self.max_surge);
+        let mut moves: Vec<(usize, Action, String)> = Vec::new();
+        // Failed-to-apply bindings cannot make availability worse: they always go, outside the budget.
+        while let Some(i) = self.apply_failed.pop_front() {
+            moves.push((
+                i,
+                Action::Update,
+                "failed to apply before: re-applied first, outside maxUnavailable".into(),
+            ));
+        }
+        let mut budget = 0i64;
+        while budget < max_to_remove {
+            let Some(i) = self.removes.pop_front() else {
+                break;
+            };
+            budget += 1;
+            moves.push((
+                i,
+                Action::Remove,
+                format!("no longer picked: removal {budget} of maxToRemove {max_to_remove}"),
+            ));
+        }
+        while budget < max_to_remove {
+            let Some(i) = self.updates.pop_front() else {
+                break;
+            };
+            budget += 1;
+            moves.push((
+                i,
+                Action::Update,
+                format!("in-place update {budget} of maxToRemove {max_to_remove}"),
+            ));
+        }
+        let mut added = 0i64;
+        while added < max_to_add {
+            let Some(i) = self.adds.pop_front() else {
+                break;
+            };
+            added += 1;
+            moves.push((
+                i,
+                Action::Add,
+                format!(
+                    "newly picked: {added} of maxToAdd {max_to_add} (maxSurge {})",
+                    self.max_surge
+                ),
+            ));
+        }
+        if moves.is_empty() {
+            return false;
+        }
+        let mut moved = Vec::with_capacity(moves.len());
+        for (i, action, why) in moves {
+            match action {
+                Action::Remove => self.remove(now, i),
+                Action::Update | Action::Add => self.roll(now, i, action, &why),
+            }
+            moved.push(Move {
+                cluster: self.b[i].cluster.clone(),
+                action,
+                why,
+            });
+        }
+        self.rounds.push(Round {
+            at: now,
+            counts,
+            max_to_remove,
+            max_to_add,
+            moved,
+        });
+        true
+    }
+
+    fn remove(&mut self, now: Time, i: usize) {
+        let b = &mut self.b[i];
+        b.deleting = true;
+        b.moved = Some(Action::Remove);
+        if b.ready {
+            self.counts.can_be_unavailable += 1;
+        }
+        let end = now.plus(self.d.delete);
+        b.phases.push(Phase {
+            kind: PhaseKind::Remove,
+            start: now,
+            end: Some(end),
+            label: "removing the placed resources".into(),
+            version: None,
+        });
+        self.queue.push(end, Ev::Gone(i));
+    }
+
+    /// An in-place update or an add: apply, then wait for availability as the resources allow.
+    fn roll(&mut self, now: Time, i: usize, action: Action, why: &str) {
+        let d = self.d;
+        let b = &mut self.b[i];
+        if b.ready {
+            b.ready = false;
+            self.counts.ready -= 1;
+        }
+        if b.failed {
+            b.failed = false;
+            self.counts.can_be_ready += 1;
+        }
+        if action == Action::Add {
+            b.state = BindingState::Bound;
+            self.counts.can_be_ready += 1;
+            self.placed += 1;
+        }
+        b.up_to_date = true;
+        b.moved = Some(action);
+        self.events.push(Event {
+            at: now,
+            reason: "RolloutStarted",
+            stage: None,
+            cluster: Some(b.cluster.clone()),
+            message: Cow::Owned(why.to_string()),
+        });
+        let applied = now.plus(d.apply);
+        b.phases.push(Phase {
+            kind: if action == Action::Add {
+                PhaseKind::Add
+            } else {
+                PhaseKind::Update
+            },
+            start: now,
+            end: Some(applied),
+            label: if action == Action::Add {
+                "placing the resources".into()
+            } else {
+                "applying the new resources".into()
+            },
+            version: None,
+        });
+        self.events.push(Event {
+            at: applied,
+            reason: "AllWorkHaveBeenApplied",
+            stage: None,
+            cluster: Some(b.cluster.clone()),
+            message: Cow::Borrowed("the resources were applied"),
+        });
+        let mut t = applied;
+        if !d.profile.workloads.is_empty() {
+            let label = d.profile.workload_label();
+            if d.never_available[i] {
+                b.never_ready = true;
+                b.phases.push(Phase {
+                    kind: PhaseKind::AvailabilityWait,
+                    start: t,
+                    end: None,
+                    label: format!("never becomes available ({label})"),
+                    version: None,
+                });
+                return;
+            }
+            let end = t.plus(d.available_after[i]);
+            b.phases.push(Phase {
+                kind: PhaseKind::AvailabilityWait,
+                start: t,
+                end: Some(end),
+                label,
+                version: None,
+            });
+            t = end;
+        }
+        if !d.profile.untrackable.is_empty() {
+            let end = t.plus(d.unavailable_period);
+            b.phases.push(Phase {
+                kind: PhaseKind::AvailabilityWait,
+                start: t,
+                end: Some(end),
+                label: format!(
+                    "unavailablePeriodSeconds {}s ({} not trackable)",
+                    d.unavailable_period.0 / 1000,
+                    d.profile.untrackable.join(", ")
+                ),
+                version: None,
+            });
+            t = end;
+        } else {
+            self.events.push(Event {
+                at: t,
+                reason: "AllWorkAreAvailable",
+                stage: None,
+                cluster: Some(b.cluster.clone()),
+                message: Cow::Borrowed("the resources are available"),
+            });
+        }
+        self.queue.push(t, Ev::Ready(i));
+    }
+
+    fn handle(&mut self, _now: Time, ev: Ev) {
+        match ev {
+            Ev::Ready(i) => {
+                let b = &mut self.b[i];
+                if !b.ready && !b.gone {
+                    b.ready = true;
+                    self.counts.ready += 1;
+                }
+            }
+            Ev::Gone(i) => {
+                let b = &mut self.b[i];
+                if b.ready {
+                    self.counts.ready -= 1;
+                    self.counts.can_be_unavailable -= 1;
+                }
+                if !b.failed {
+                    self.counts.can_be_ready -= 1;
+                }
+                b.ready = false;
+                b.gone = true;
+                self.placed -= 1;
+            }
+        }
+    }
+}
