@@ -693,6 +693,7 @@ fn summarize(
             end,
         }],
         longest_waits: waits,
+        version_reach: Vec::new(),
     }
 }
 
