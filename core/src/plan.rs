@@ -246,30 +246,3 @@ pub struct AssumptionNote {
     /// True when the scenario did not say and fleetplan's default was used.
     pub defaulted: bool,
 }
-
-/// Placeholder while a kind's simulation is being built: an empty, invalid plan saying so.
-pub(crate) fn not_yet_planned(
-    scenario: &crate::model::Scenario,
-    kind: &'static str,
-    run: &str,
-) -> Plan {
-    let start = scenario.start.unwrap_or(crate::model::DEFAULT_START);
-    Plan {
-        kind,
-        scenario: scenario.name.clone(),
-        run: run.to_string(),
-        start,
-        end: None,
-        outcome: Outcome::Invalid,
-        stages: Vec::new(),
-        events: Vec::new(),
-        diagnostics: vec![Diagnostic::error(
-            "not-planned",
-            format!("fleetplan cannot plan `{kind}` yet"),
-        )],
-        summary: Summary::default(),
-        assumptions: Vec::new(),
-        gke: None,
-        rolling: None,
-    }
-}
