@@ -48,6 +48,9 @@ pub struct Scalar {
     /// The text after YAML unescaping, before any type resolution.
     pub text: String,
     pub style: Style,
+    /// `'` or `"` for a flow scalar in quotes, so a position inside `text` can be mapped back to the
+    /// source column past escapes (`\"`, `''`); `None` for plain and block scalars.
+    pub quote: Option<char>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -343,14 +346,19 @@ impl<'f> Builder<'f> {
                 self.stack.clear();
                 self.anchors.clear();
             }
-            Event::Scalar(text, style, anchor, tag) => {
-                let style = if style == TScalarStyle::Plain && !is_str_tag(tag.as_ref()) {
+            Event::Scalar(text, style_of_event, anchor, tag) => {
+                let style = if style_of_event == TScalarStyle::Plain && !is_str_tag(tag.as_ref()) {
                     Style::Plain
                 } else {
                     Style::Quoted
                 };
+                let quote = match style_of_event {
+                    TScalarStyle::SingleQuoted => Some('\''),
+                    TScalarStyle::DoubleQuoted => Some('"'),
+                    _ => None,
+                };
                 let node = Node {
-                    value: Value::Scalar(Scalar { text, style }),
+                    value: Value::Scalar(Scalar { text, style, quote }),
                     line,
                     column,
                 };
@@ -577,18 +585,22 @@ fn from_json(value: serde_json::Value) -> Node {
         J::Null => Value::Scalar(Scalar {
             text: "null".into(),
             style: Style::Plain,
+            quote: None,
         }),
         J::Bool(b) => Value::Scalar(Scalar {
             text: b.to_string(),
             style: Style::Plain,
+            quote: None,
         }),
         J::Number(n) => Value::Scalar(Scalar {
             text: n.to_string(),
             style: Style::Plain,
+            quote: None,
         }),
         J::String(s) => Value::Scalar(Scalar {
             text: s,
             style: Style::Quoted,
+            quote: Some('"'),
         }),
         J::Array(items) => Value::Seq(items.into_iter().map(from_json).collect()),
         J::Object(map) => Value::Map(

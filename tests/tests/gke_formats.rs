@@ -204,10 +204,17 @@ fn a_fleet_sequence_decodes_every_field() {
     );
 }
 
-/// decode(yaml_out(s)) == s, for both kinds (the web form edits scenarios through this round trip).
+/// decode(yaml_out(s)) == s, for both kinds and for sequences imported from GKE's formats (the web form
+/// edits scenarios through this round trip).
 #[wasm_bindgen_test(unsupported = test)]
 fn both_kinds_survive_the_round_trip_through_yaml() {
-    for text in [SCENARIO, FLEET_SCENARIO] {
+    for text in [
+        SCENARIO,
+        FLEET_SCENARIO,
+        BANK_STAGE_CONFIG,
+        BANK_SEQUENCE_JSON,
+        FEATURES,
+    ] {
         let first = load("a.yaml", text).scenarios.remove(0);
         let yaml = fleetplan::yaml_out::scenario_to_yaml(&first);
         let again = load("b.yaml", &yaml);
@@ -693,4 +700,25 @@ fn a_scenario_with_top_level_stages_is_not_a_rollout_sequence() {
         .scenarios
         .iter()
         .all(|s| !matches!(s.strategy, Strategy::GkeRolloutSequence(_))));
+}
+
+/// Positions inside a quoted selector count the escapes the file has and the text does not.
+#[wasm_bindgen_test(unsupported = test)]
+fn cel_errors_after_escapes_still_point_at_the_character() {
+    let json = "{\"stages\": [{\"fleetProjects\": [\"p\"], \"soakDuration\": \"0s\",\n  \"clusterSelector\": {\"labelSelector\": \"resource.labels[\\\"a\\\"] == \\\"x\"}}]}\n";
+    let yaml = "- stage:\n  fleet-projects: [p]\n  soak-duration: 0s\n  label-selector: 'resource.labels.a == ''x'' &&'\n";
+    let cases = [
+        // The quote opens at column 40; the `\"` before x starts 1 + 24 + 2 escapes later.
+        (json, "s.json:2:67 cel-syntax label selector `resource.labels[\"a\"] == \"x`: unterminated string: expected a closing \", found the end of the selector"),
+        // The quote opens at column 19; the end of the text (the closing quote) is 1 + 27 + 2 later.
+        (yaml, "s.yaml:4:49 cel-syntax label selector `resource.labels.a == 'x' &&`: expected a label (resource.labels.KEY), a string, `has(`, `!` or `(`, found the end of the selector"),
+    ];
+    for (text, want) in cases {
+        let name = if text.starts_with('{') {
+            "s.json"
+        } else {
+            "s.yaml"
+        };
+        assert_eq!(show(&load(name, text).diagnostics), [want], "{text}");
+    }
 }

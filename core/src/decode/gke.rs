@@ -7,7 +7,7 @@ use crate::gke::model::{
     FleetGroup, FleetSequence, RolloutSequence, SequenceStage, UpgradeOverride, VersionEvent,
 };
 use crate::model::Strategy;
-use crate::source::{Node, Style, Value};
+use crate::source::{Node, Value};
 
 const ROLLOUT_SEQUENCE_KEYS: &[&str] = &[
     "kind",
@@ -210,13 +210,7 @@ impl Reader<'_> {
                 format!("label selector `{text}`: {}", e.message),
             )
             .at(p.shown());
-            let mut loc = self.loc(n);
-            let quoted = n.scalar().is_some_and(|s| s.style == Style::Quoted);
-            // Single-line scalars only: a block scalar's text starts on a later line.
-            if !text.contains('\n') {
-                loc.column += usize::from(quoted) + e.column - 1;
-            }
-            d.location = Some(loc);
+            d.location = Some(self.loc_in_string(n, e.column));
             self.diags.push(d);
         }
         Some(text)

@@ -2,7 +2,7 @@
 //! here, with the field's path and location, so each decoder only says what it expects.
 
 use crate::diag::{Diagnostic, Location};
-use crate::source::{Entry, Node, Resolved, Value};
+use crate::source::{Entry, Node, Resolved, Style, Value};
 use crate::time::{Duration, Time};
 
 /// Where a value sits: `report` is the path diagnostics print (for a manifest, prefixed by the object,
@@ -122,6 +122,27 @@ impl<'f> Reader<'f> {
 
     pub fn loc(&self, n: &Node) -> Location {
         n.location(self.file)
+    }
+
+    /// Where the `char_column`-th character (1-based) of a string scalar's text was written: past the
+    /// opening quote and the escapes before it (`\"` in double quotes, `''` in single quotes). Block
+    /// scalars and text over several lines point at the scalar itself.
+    pub fn loc_in_string(&self, n: &Node, char_column: usize) -> Location {
+        let mut loc = self.loc(n);
+        let Some(s) = n.scalar() else {
+            return loc;
+        };
+        if s.text.contains('\n') || (s.style == Style::Quoted && s.quote.is_none()) {
+            return loc;
+        }
+        let width: usize = s
+            .text
+            .chars()
+            .take(char_column.saturating_sub(1))
+            .map(|c| escaped_width(c, s.quote))
+            .sum();
+        loc.column += usize::from(s.quote.is_some()) + width;
+        loc
     }
 
     /// Records where the scenario path of `p` was written.
@@ -382,6 +403,16 @@ impl<'f> Reader<'f> {
             .enumerate()
             .filter_map(|(i, item)| self.string(item, &p.index(i)))
             .collect()
+    }
+}
+
+/// Source characters one text character takes inside `quote` (the shortest escape that writes it).
+fn escaped_width(c: char, quote: Option<char>) -> usize {
+    match (quote, c) {
+        (Some('"'), '"' | '\\' | '\n' | '\r' | '\t' | '\0' | '\u{8}' | '\u{c}') => 2,
+        (Some('"'), c) if c.is_control() => 6,
+        (Some('\''), '\'') => 2,
+        _ => 1,
     }
 }
 

@@ -115,7 +115,7 @@ impl Reader<'_> {
 
     /// A label selector: the Kubernetes mapping, or kubectl's one-line syntax (`env=prod,!canary`).
     pub(crate) fn selector(&mut self, n: &Node, p: &Path) -> Option<LabelSelector> {
-        if let (Value::Scalar(s), Some(Resolved::Str(text))) = (&n.value, n.resolve()) {
+        if let (Value::Scalar(_), Some(Resolved::Str(text))) = (&n.value, n.resolve()) {
             self.note(p, n);
             return match crate::selector::parse_kubectl(text) {
                 Ok(sel) => Some(sel),
@@ -125,12 +125,7 @@ impl Reader<'_> {
                         format!("label selector `{text}`: {msg}"),
                     )
                     .at(p.shown());
-                    let quote = usize::from(s.style == crate::source::Style::Quoted);
-                    let mut loc = self.loc(n);
-                    if !text.contains('\n') {
-                        loc.column += quote + col - 1;
-                    }
-                    d.location = Some(loc);
+                    d.location = Some(self.loc_in_string(n, col));
                     self.diags.push(d);
                     None
                 }
