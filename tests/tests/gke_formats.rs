@@ -480,7 +480,7 @@ fn feature_specs_of_several_fleets_form_one_chain() {
 /// assumptions and the versions the GKE formats cannot carry.
 #[wasm_bindgen_test(unsupported = test)]
 fn a_fleet_document_completes_an_imported_sequence() {
-    let fleet = "start: 2026-11-23T09:00:00Z\nclusters:\n  - {name: t1, fleet: testing}\n  - {name: p1, fleet: production, labels: {prod-region: us-west1}}\nversions:\n  - {version: 1.32.1-gke.1200, at: 2026-11-24T00:00:00Z}\n";
+    let fleet = "start: 2026-11-23T09:00:00Z\nclusters:\n  - {name: t1, fleet: testing, version: {controlPlane: 1.31.5-gke.1000}}\n  - {name: p1, fleet: production, labels: {prod-region: us-west1}, version: {controlPlane: 1.31.5-gke.1000}}\nversions:\n  - {version: 1.32.1-gke.1200, at: 2026-11-24T00:00:00Z}\n";
     let loaded = fleetplan::load(&[
         Source {
             name: "fleet.yaml",
@@ -503,6 +503,20 @@ fn a_fleet_document_completes_an_imported_sequence() {
     assert_eq!((loc.file.as_str(), loc.line), ("fleet.yaml", 6));
     let loc = s.origin.locate("clusters[1].labels").unwrap();
     assert_eq!((loc.file.as_str(), loc.line), ("fleet.yaml", 4));
+    // The planner's diagnostics point into whichever file the field came from.
+    let plan = fleetplan::plan(s);
+    assert!(
+        plan.diagnostics.iter().all(|d| !d.is_error()),
+        "{:#?}",
+        plan.diagnostics
+    );
+    let empty_stage = plan
+        .diagnostics
+        .iter()
+        .find(|d| d.path.as_deref() == Some("strategy.stages[1]"))
+        .expect("the staging fleet has no cluster here");
+    let loc = empty_stage.location.as_ref().unwrap();
+    assert_eq!((loc.file.as_str(), loc.line), ("stages.yaml", 8));
 
     // In a document with its own strategy, top-level versions are a mistake worth a warning.
     let both = format!("{fleet}strategy: {{kind: gke-rollout-sequence}}\n");
@@ -721,4 +735,13 @@ fn cel_errors_after_escapes_still_point_at_the_character() {
         };
         assert_eq!(show(&load(name, text).diagnostics), [want], "{text}");
     }
+}
+
+/// The built-in bank example and the bank files in GKE's formats describe the same sequence.
+#[wasm_bindgen_test(unsupported = test)]
+fn the_gke_formats_of_the_bank_match_the_built_in_example() {
+    let example = fleetplan::examples::get("gke-bank").expect("the gke-bank example");
+    let builtin = load("gke-bank.yaml", example.text).scenarios.remove(0);
+    let imported = load("stages.yaml", BANK_STAGE_CONFIG).scenarios.remove(0);
+    assert_eq!(rollout(&builtin).stages, rollout(&imported).stages);
 }
