@@ -245,7 +245,8 @@ fn scenario(strategy: Strategy, r: &mut Reader, diags: &mut Vec<Diagnostic>) -> 
 fn file_stem(file: &str) -> &str {
     let base = file.rsplit(['/', '\\']).next().unwrap_or(file);
     let stem = base.split('.').next().unwrap_or(base);
-    if stem.is_empty() {
+    // `<stdin>` and other made-up source names are no name for a sequence.
+    if stem.is_empty() || stem.starts_with('<') {
         "imported-sequence"
     } else {
         stem
@@ -618,6 +619,6 @@ mod tests {
             None
         );
         assert_eq!(file_stem("dir/bank-stages.yaml"), "bank-stages");
-        assert_eq!(file_stem("<stdin>"), "<stdin>");
+        assert_eq!(file_stem("<stdin>"), "imported-sequence");
     }
 }
