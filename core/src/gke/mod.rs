@@ -462,6 +462,7 @@ fn detail(setup: &Setup, sim: &SimResult) -> GkeDetail {
                 .collect();
             let fleets = fleets
                 .iter()
+                .filter(|f| setup.clusters.iter().any(|c| c.fleet == **f && !c.excluded))
                 .map(|f| {
                     let mut reach = FleetReach {
                         fleet: f.to_string(),
@@ -541,6 +542,27 @@ fn simulation_diagnostics(
             .at("clusters"),
         );
     }
+    let stuck: Vec<&str> = sim
+        .clusters
+        .iter()
+        .zip(&setup.clusters)
+        .filter(|(run, _)| run.stuck)
+        .map(|(_, c)| c.name.as_str())
+        .collect();
+    if !stuck.is_empty() {
+        diags.push(
+            Diagnostic::warning(
+                "upgrade-never-finishes",
+                format!(
+                    "{} cluster(s) never finish an upgrade ({}{}): a maintenance window that does not open again within four years, or nodes waiting for a control plane that never gets there",
+                    stuck.len(),
+                    stuck[..stuck.len().min(5)].join(", "),
+                    if stuck.len() > 5 { ", …" } else { "" }
+                ),
+            )
+            .at("clusters"),
+        );
+    }
     for r in sim.rollouts.iter().filter(|r| r.forced) {
         diags.push(Diagnostic::info(
             "FORCED_SOAKING",
@@ -559,7 +581,7 @@ fn simulation_diagnostics(
                 Diagnostic::warning(
                     "version-not-everywhere",
                     format!(
-                        "{} {} never reaches {} of {} cluster(s) of fleet {} ({shown}{}); see the skipped clusters for the reasons",
+                        "{} {} never reaches {} of {} cluster(s) of fleet {} ({shown}{}): they are skipped (see their reasons) or never finish an upgrade",
                         if v.upgrade_type == "node" { "nodes" } else { "control plane" },
                         v.version,
                         f.missing.len(),
