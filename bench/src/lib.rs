@@ -1,10 +1,12 @@
 //! Benchmark scenarios, built from model types (no YAML, so parsing is not what gets timed), and the
 //! wasm entry point that Node calls to time planning in wasm.
 
+pub mod gke;
 pub mod scenario;
 #[cfg(target_arch = "wasm32")]
 mod wasm;
 
+pub use gke::gke_scenario;
 pub use scenario::fleet_scenario;
 
 /// Plans a generated fleet and returns the number of events, which both keeps the optimizer from
