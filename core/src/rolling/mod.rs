@@ -52,6 +52,8 @@ pub struct RollingDetail {
     pub unavailable_period: Duration,
     /// Every placed resource is trackable (no `unavailablePeriodSeconds` wait).
     pub trackable: bool,
+    /// Available clusters just before the rollout starts (the old resources, where they work).
+    pub available_before: usize,
     /// A step function from the run's start: from `at` on, `available` clusters are available (ready
     /// bindings not being deleted, old resources included: the controller's own count).
     pub availability: Vec<AvailabilityPoint>,
@@ -207,6 +209,7 @@ pub fn plan(scenario: &Scenario, run: &model::RollingRun) -> Plan {
         min_available: target.saturating_sub(max_unavailable.max(0) as usize),
         unavailable_period: settings.unavailable_period,
         trackable: profile.trackable(),
+        available_before: sim.available_before,
         availability: sim.availability,
         rounds: sim.rounds,
         stall,

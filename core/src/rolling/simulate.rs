@@ -92,6 +92,8 @@ pub struct AvailabilityPoint {
 }
 
 pub struct Simulation {
+    /// Available clusters before the first round (the state the change starts from).
+    pub available_before: usize,
     pub bindings: Vec<Binding>,
     pub rounds: Vec<Round>,
     pub availability: Vec<AvailabilityPoint>,
@@ -154,6 +156,7 @@ pub fn simulate(
         events: Vec::new(),
     };
     sim.classify();
+    let available_before = sim.available();
     let mut availability = vec![AvailabilityPoint {
         at: start,
         available: sim.available(),
@@ -197,6 +200,7 @@ pub fn simulate(
     // Events were pushed per binding; the log reads in time order (stable, so causes stay first).
     sim.events.sort_by_key(|e| e.at);
     Simulation {
+        available_before,
         bindings: sim.b,
         rounds: sim.rounds,
         availability,
