@@ -41,6 +41,10 @@ fn write_plan(w: &mut dyn Write, plan: &Plan) -> io::Result<()> {
         write_gke(w, gke)?;
         writeln!(w)?;
     }
+    if let Some(rolling) = &plan.rolling {
+        crate::rolling_table::write_rolling(w, rolling)?;
+        writeln!(w)?;
+    }
     write_summary(w, plan)?;
     writeln!(w)?;
     writeln!(w, "diagnostics")?;
@@ -145,10 +149,16 @@ fn write_clusters(w: &mut dyn Write, stages: &[StagePlan]) -> io::Result<()> {
                 stuck,
             ]);
             // GKE: the time a cluster spent waiting for its window or held by an exclusion.
+            // Rolling: the cluster's remove / update / add bars and availability waits.
             for p in c.phases.iter().filter(|p| {
                 matches!(
                     p.kind,
-                    PhaseKind::MaintenanceWait | PhaseKind::ExclusionWait
+                    PhaseKind::MaintenanceWait
+                        | PhaseKind::ExclusionWait
+                        | PhaseKind::Remove
+                        | PhaseKind::Update
+                        | PhaseKind::Add
+                        | PhaseKind::AvailabilityWait
                 )
             }) {
                 g.row(vec![

@@ -403,3 +403,20 @@ fn export_writes_gke_formats_that_read_back() {
     ]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn a_stalled_rolling_update_prints_its_rounds_line_and_stall() {
+    let o = run(&["plan", &repo_file("examples/rolling-bad-image.yaml")]);
+    assert_no_panic(&o);
+    let out = stdout(&o);
+    for expected in [
+        "end       never: stalled",
+        "maxUnavailable  1 (from 1)",
+        "2026-11-23T09:00:00Z      4         0             4           1        1  update member1",
+        "waiting forever  member1, member2, member3, member4",
+        "so member2, member3, member4 keep the old resources and stay available",
+        "(before the rollout: 4; never below 3 by the budget)",
+    ] {
+        assert!(out.contains(expected), "missing `{expected}` in\n{out}");
+    }
+}

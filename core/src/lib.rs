@@ -5,6 +5,7 @@
 //! compute schedules themselves.
 
 pub mod calendar;
+pub mod compare;
 pub mod cel;
 pub mod decode;
 pub mod diag;

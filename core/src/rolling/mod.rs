@@ -567,9 +567,9 @@ fn notes(
     note(
         "rollingUpdate.unavailablePeriodSeconds",
         if ru.unavailable_period_seconds.is_none() {
-            format!("{} (the controller's default; Azure's docs also print 10s, fleetplan uses the controller's)", settings.unavailable_period)
+            format!("{}s (the controller's default; Azure's docs also print 10s, fleetplan uses the controller's)", settings.unavailable_period.0 / 1000)
         } else {
-            settings.unavailable_period.to_string()
+            format!("{}s", settings.unavailable_period.0 / 1000)
         },
         ru.unavailable_period_seconds.is_none(),
     );
