@@ -106,7 +106,9 @@ pub fn write_rolling(w: &mut dyn Write, r: &RollingDetail) -> io::Result<()> {
         .max(r.target)
         .max(1);
     let scale = |n: usize| (n * BAR).div_ceil(top).min(BAR);
-    let mut g = Grid::new(&["FROM", "AVAILABLE", "PLACED", ""]).right(1).right(2);
+    let mut g = Grid::new(&["FROM", "AVAILABLE", "PLACED", ""])
+        .right(1)
+        .right(2);
     for p in &r.availability {
         let mut bar: Vec<char> = std::iter::repeat_n('#', scale(p.available)).collect();
         bar.resize(scale(p.placed.max(p.available)), '+');

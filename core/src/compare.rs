@@ -34,10 +34,11 @@ pub fn counterpart(s: &Scenario) -> Option<Scenario> {
                 ..run.placement.clone()
             };
             let from = (!run.delete_clusters.is_empty()).then(|| {
-                let mut names: Vec<String> = placement::schedule(&run.placement, &fleet, &mut Vec::new())
-                    .into_iter()
-                    .map(|i| fleet[i].cluster.name.clone())
-                    .collect();
+                let mut names: Vec<String> =
+                    placement::schedule(&run.placement, &fleet, &mut Vec::new())
+                        .into_iter()
+                        .map(|i| fleet[i].cluster.name.clone())
+                        .collect();
                 names.extend(run.delete_clusters.iter().cloned());
                 Placement {
                     placement_type: "PickFixed".into(),
@@ -233,7 +234,10 @@ mod tests {
         assert_eq!(run.placement.strategy_type, "RollingUpdate");
         assert_eq!(rolling.clusters, staged.clusters);
         assert_eq!(rolling.assumptions, staged.assumptions);
-        assert_eq!(rolling.name.as_deref(), Some("staged-rollout (rolling update)"));
+        assert_eq!(
+            rolling.name.as_deref(),
+            Some("staged-rollout (rolling update)")
+        );
         let (a, b) = (crate::plan(&staged), crate::plan(&rolling));
         let c = compare(&a, &b);
         // Staged: 7 clusters, approvals and soaks, one cluster at a time except production (2).
@@ -265,7 +269,10 @@ mod tests {
         assert_eq!(run.stages.len(), 1);
         assert_eq!(run.stages[0].max_concurrency, Some(IntOrString::Int(1)));
         assert_eq!(run.placement.strategy_type, "External");
-        assert_eq!(run.delete_clusters, ["west-1", "west-2", "west-3", "west-4"]);
+        assert_eq!(
+            run.delete_clusters,
+            ["west-1", "west-2", "west-3", "west-4"]
+        );
         let plan = crate::plan(&staged);
         assert_eq!(plan.outcome, Outcome::Succeeded, "{:?}", plan.diagnostics);
         // Back again: the staged run's counterpart empties the west clusters too.

@@ -5,8 +5,8 @@
 //! compute schedules themselves.
 
 pub mod calendar;
-pub mod compare;
 pub mod cel;
+pub mod compare;
 pub mod decode;
 pub mod diag;
 pub mod engine;

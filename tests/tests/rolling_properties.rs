@@ -143,7 +143,10 @@ fn rolling_updates_keep_their_budget_and_end_or_stall_with_a_reason() {
             panic!("case {seed}: {} plans\n{text}", plans.len())
         };
         let ctx = || format!("case {seed}:\n{text}");
-        let r = plan.rolling.as_ref().expect("a rolling plan has its detail");
+        let r = plan
+            .rolling
+            .as_ref()
+            .expect("a rolling plan has its detail");
         assert_eq!(plan, &fleetplan::plan(&loaded.scenarios[0]), "{}", ctx());
 
         // The availability line: a step function from the start, in time order, within the budget.
@@ -169,7 +172,12 @@ fn rolling_updates_keep_their_budget_and_end_or_stall_with_a_reason() {
         let mut moved = BTreeSet::new();
         for round in &r.rounds {
             for m in &round.moved {
-                assert!(moved.insert(m.cluster.clone()), "{} moved twice\n{}", m.cluster, ctx());
+                assert!(
+                    moved.insert(m.cluster.clone()),
+                    "{} moved twice\n{}",
+                    m.cluster,
+                    ctx()
+                );
             }
         }
         let clusters = &plan.stages[0].clusters;
@@ -188,12 +196,19 @@ fn rolling_updates_keep_their_budget_and_end_or_stall_with_a_reason() {
                 succeeded += 1;
                 assert!(plan.end.is_some() && r.stall.is_none(), "{}", ctx());
                 assert!(
-                    clusters.iter().all(|c| c.status == ClusterStatus::Succeeded),
+                    clusters
+                        .iter()
+                        .all(|c| c.status == ClusterStatus::Succeeded),
                     "{}",
                     ctx()
                 );
                 // Every picked cluster is on the new resources; the others were emptied.
-                assert_eq!(plan.summary.clusters_updated, plan.summary.clusters, "{}", ctx());
+                assert_eq!(
+                    plan.summary.clusters_updated,
+                    plan.summary.clusters,
+                    "{}",
+                    ctx()
+                );
                 let removed = r
                     .rounds
                     .iter()
@@ -206,10 +221,21 @@ fn rolling_updates_keep_their_budget_and_end_or_stall_with_a_reason() {
                 stalled += 1;
                 let stall = r.stall.as_ref().expect("a stalled plan says why");
                 assert!(plan.end.is_none(), "{}", ctx());
-                assert!(!stall.reason.is_empty() && !stall.waiting.is_empty(), "{}", ctx());
+                assert!(
+                    !stall.reason.is_empty() && !stall.waiting.is_empty(),
+                    "{}",
+                    ctx()
+                );
                 for name in &stall.waiting {
-                    let c = clusters.iter().find(|c| &c.name == name).expect("waiting cluster in the plan");
-                    assert!(c.reason.is_some(), "{name} waits without a reason\n{}", ctx());
+                    let c = clusters
+                        .iter()
+                        .find(|c| &c.name == name)
+                        .expect("waiting cluster in the plan");
+                    assert!(
+                        c.reason.is_some(),
+                        "{name} waits without a reason\n{}",
+                        ctx()
+                    );
                 }
                 assert!(
                     plan.diagnostics.iter().any(|d| d.code == "rollout-stalled"),
@@ -221,5 +247,8 @@ fn rolling_updates_keep_their_budget_and_end_or_stall_with_a_reason() {
         }
     }
     // The generator must exercise both endings and the budget, or the properties prove little.
-    assert!(succeeded > 50 && stalled > 20 && budget_checked > 100, "{succeeded} {stalled} {budget_checked}");
+    assert!(
+        succeeded > 50 && stalled > 20 && budget_checked > 100,
+        "{succeeded} {stalled} {budget_checked}"
+    );
 }
