@@ -932,3 +932,45 @@ fn maintenance_policy_rules() {
         ]
     "#]].assert_debug_eq(&problems(&too_many));
 }
+
+/// A production cluster whose window opens only on Saturdays waits for Saturday (a MaintenanceWait
+/// bar labelled with the window), and decides when the version reaches every production cluster.
+#[wasm_bindgen_test(unsupported = test)]
+fn a_cluster_whose_window_opens_only_on_saturdays_waits_for_saturday() {
+    let yaml = scenario(
+        &[
+            cluster("prod-1", "prod", "1.31.4-gke.1000", ", maintenance: {window: {daily: \"02:00\"}}"),
+            cluster(
+                "prod-sat",
+                "prod",
+                "1.31.4-gke.1000",
+                ", maintenance: {window: {start: \"00:00\", end: \"12:00\", recurrence: \"FREQ=WEEKLY;BYDAY=SA\"}}",
+            ),
+        ],
+        "  kind: gke-rollout-sequence
+  name: seq
+  stages: [{fleetProjects: [projects/prod], soakDuration: 1d}]
+  versions: [1.31.5-gke.1200000]
+",
+    );
+    // Monday 09:00: prod-1 upgrades Tuesday 02:00–03:00 (+17h); prod-sat waits until Saturday 00:00
+    // (+4d15h) and upgrades until 01:00, which is when every prod cluster has the version.
+    check(&yaml, expect![[r#"
+        plan - run seq [Succeeded] start 2026-11-23T09:00:00Z end +5d16h00m
+        stage 1 prod [Succeeded] +0m → +5d16h00m mc=2
+          control-plane +0m → +4d15h30m control plane 1.31.5-gke.1200000 running
+          node +0m → +4d16h00m nodes 1.31.5-gke.1200000 running
+          soaking +4d15h30m → +5d15h30m control plane 1.31.5-gke.1200000 soaking 1d
+          soaking +4d16h00m → +5d16h00m nodes 1.31.5-gke.1200000 soaking 1d
+          cluster prod-1 [Succeeded] +17h00m → +18h00m
+            window-wait +0m → +17h00m window daily 02:00–06:00 UTC
+            control-plane +17h00m → +17h30m control plane → 1.31.5-gke.1200000
+            node +17h30m → +18h00m nodes → 1.31.5-gke.1200000
+          cluster prod-sat [Succeeded] +4d15h00m → +4d16h00m
+            window-wait +0m → +4d15h00m window Sat 00:00–12:00 UTC
+            control-plane +4d15h00m → +4d15h30m control plane → 1.31.5-gke.1200000
+            node +4d15h30m → +4d16h00m nodes → 1.31.5-gke.1200000
+        reach controlPlane 1.31.5-gke.1200000 fleet prod (2 clusters) +4d15h30m
+        reach node 1.31.5-gke.1200000 fleet prod (2 clusters) +4d16h00m
+    "#]]);
+}

@@ -468,16 +468,27 @@ impl Sim<'_> {
                     segments.push((t, e));
                     t = e;
                 } else {
-                    for _ in 0..setup.node_batches {
+                    // Every batch that starts before the window closes (or an exclusion begins) runs,
+                    // the last one past the close; the rest wait for the next opening.
+                    let mut left = setup.node_batches as i64;
+                    while left > 0 {
                         let Some(s) = setup.policy.next_start(t, work, &mut holds) else {
                             finished = false;
                             break;
                         };
-                        let e = s.plus(batch);
+                        let until = setup.policy.open_until(s, work);
+                        let fit = if batch.0 <= 0 {
+                            left
+                        } else {
+                            (until.0.saturating_sub(s.0) + batch.0 - 1) / batch.0
+                        };
+                        let n = fit.clamp(1, left);
+                        let e = s.plus(Duration(batch.0.saturating_mul(n)));
                         match segments.last_mut() {
                             Some(last) if last.1 == s => last.1 = e,
                             _ => segments.push((s, e)),
                         }
+                        left -= n;
                         t = e;
                     }
                 }

@@ -158,6 +158,8 @@ const CHANNELS: [&str; 4] = ["EXTENDED", "STABLE", "REGULAR", "RAPID"];
 
 struct Builder {
     start: Time,
+    /// The availability rule per distinct window (fleets share a handful of windows).
+    availability: BTreeMap<String, (Duration, i64)>,
     diags: Vec<Diagnostic>,
     notes: Vec<AssumptionNote>,
     valid: bool,
@@ -326,7 +328,11 @@ impl Builder {
         if let Some(w) = &m.window {
             match Window::parse(w, plan_day) {
                 Ok(w) => {
-                    let (least, from) = w.least_availability();
+                    let key = format!("{w:?}");
+                    let (least, from) = *self
+                        .availability
+                        .entry(key)
+                        .or_insert_with(|| w.least_availability());
                     if least < window::MIN_AVAILABILITY {
                         let day = Time(from * DAY.0).to_string();
                         self.error(
@@ -514,6 +520,7 @@ pub fn rollout_sequence(scenario: &Scenario, seq: &RolloutSequence, start: Time)
     let (fleet, diags) = scenario.fleet();
     let mut b = Builder {
         start,
+        availability: BTreeMap::new(),
         diags,
         notes: Vec::new(),
         valid: true,
@@ -671,6 +678,7 @@ pub fn fleet_sequence(scenario: &Scenario, seq: &FleetSequence, start: Time) -> 
     let (fleet, diags) = scenario.fleet();
     let mut b = Builder {
         start,
+        availability: BTreeMap::new(),
         diags,
         notes: Vec::new(),
         valid: true,

@@ -161,6 +161,23 @@ impl Policy {
     }
 }
 
+impl Policy {
+    /// How long work may keep starting from `t` (an instant [`Policy::next_start`] returned): the end of
+    /// the window occurrence, or the start of the next exclusion that holds `work`, whichever is first.
+    pub fn open_until(&self, t: Time, work: Work) -> Time {
+        let close = self
+            .window
+            .as_ref()
+            .and_then(|w| w.occurrence(t))
+            .map_or(Time(i64::MAX), |(_, close)| close);
+        self.exclusions
+            .iter()
+            .filter(|e| e.blocks(work) && e.start > t)
+            .map(|e| e.start)
+            .fold(close, Time::min)
+    }
+}
+
 fn push_hold(holds: &mut Vec<Hold>, exclusion: bool, from: Time, to: Option<Time>, label: &str) {
     if let Some(last) = holds.last_mut() {
         if last.exclusion == exclusion && last.label == label && last.to == Some(from) {
@@ -443,13 +460,15 @@ impl Rule {
             return false;
         }
         let weekday = iso_weekday(day);
-        let date = day_date(day);
+        // Calendar dates cost a conversion; only month-based parts of a rule need them.
+        let date = || day_date(day);
         let any_weekday = |ordinal_ok: bool| {
             self.by_day.iter().any(|(n, d)| {
-                *d == weekday && (*n == 0 || (ordinal_ok && ordinal_matches(*n, date)))
+                *d == weekday && (*n == 0 || (ordinal_ok && ordinal_matches(*n, date())))
             })
         };
         let month_day_ok = || {
+            let date = date();
             let dim = days_in_month(date);
             self.by_month_day.iter().any(|n| {
                 let want = if *n > 0 { *n } else { dim as i32 + 1 + n };
@@ -473,7 +492,7 @@ impl Rule {
                     }
             }
             Freq::Monthly => {
-                let a = day_date(anchor);
+                let (a, date) = (day_date(anchor), date());
                 let months = (i64::from(date.year()) * 12 + i64::from(date.month0()))
                     - (i64::from(a.year()) * 12 + i64::from(a.month0()));
                 if months % self.interval != 0 {
