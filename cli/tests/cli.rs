@@ -420,3 +420,37 @@ fn a_stalled_rolling_update_prints_its_rounds_line_and_stall() {
         assert!(out.contains(expected), "missing `{expected}` in\n{out}");
     }
 }
+
+#[test]
+fn the_gke_bank_table_says_when_every_production_cluster_has_the_version() {
+    let text = stdout(&run(&["example", "gke-bank"]));
+    let o = run_with_stdin(&["plan", "-"], &text);
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    let out = stdout(&o);
+    for section in [
+        "upgrades by stage",
+        "skipped clusters",
+        "versions (when every cluster of a fleet runs it, or newer)",
+    ] {
+        assert!(
+            out.lines().any(|l| l == section),
+            "no `{section}` section in:\n{out}"
+        );
+    }
+    let production_nodes = out
+        .lines()
+        .find(|l| l.contains("1.31.5-gke.1200000  nodes") && l.contains("production"))
+        .unwrap_or_else(|| panic!("no production line for nodes in:\n{out}"));
+    assert!(
+        production_nodes.ends_with("2026-12-12T01:00:00Z"),
+        "{production_nodes}"
+    );
+    assert!(
+        out.contains("test-2   1 testing  control plane  1.31.5-gke.1200000  ALREADY_UPGRADED"),
+        "{out}"
+    );
+    assert!(
+        out.contains("waiting for window  2026-12-09T19:30:00Z  2026-12-12T00:00:00Z   2d4h30m  window Sat 00:00–12:00 UTC"),
+        "{out}"
+    );
+}

@@ -955,7 +955,9 @@ fn a_cluster_whose_window_opens_only_on_saturdays_waits_for_saturday() {
     );
     // Monday 09:00: prod-1 upgrades Tuesday 02:00–03:00 (+17h); prod-sat waits until Saturday 00:00
     // (+4d15h) and upgrades until 01:00, which is when every prod cluster has the version.
-    check(&yaml, expect![[r#"
+    check(
+        &yaml,
+        expect![[r#"
         plan - run seq [Succeeded] start 2026-11-23T09:00:00Z end +5d16h00m
         stage 1 prod [Succeeded] +0m → +5d16h00m mc=2
           control-plane +0m → +4d15h30m control plane 1.31.5-gke.1200000 running
@@ -972,5 +974,30 @@ fn a_cluster_whose_window_opens_only_on_saturdays_waits_for_saturday() {
             node +4d15h30m → +4d16h00m nodes → 1.31.5-gke.1200000
         reach controlPlane 1.31.5-gke.1200000 fleet prod (2 clusters) +4d15h30m
         reach node 1.31.5-gke.1200000 fleet prod (2 clusters) +4d16h00m
-    "#]]);
+    "#]],
+    );
+}
+
+/// The web form edits scenarios through the YAML writer: the GKE examples (windows, exclusions, node
+/// pools, versions) come back identical and plan the same.
+#[wasm_bindgen_test(unsupported = test)]
+fn the_gke_examples_survive_the_round_trip_through_yaml_and_plan_the_same() {
+    for text in [
+        include_str!("../../examples/gke-bank.yaml"),
+        include_str!("../../examples/gke-pipelining.yaml"),
+    ] {
+        let (first, plans) = load_and_plan(text);
+        let yaml = fleetplan::yaml_out::scenario_to_yaml(&first.scenarios[0]);
+        let (again, plans_again) = load_and_plan(&yaml);
+        assert!(
+            again.diagnostics.is_empty(),
+            "{yaml}\n{:#?}",
+            again.diagnostics
+        );
+        let mut second = again.scenarios[0].clone();
+        second.origin = first.scenarios[0].origin.clone();
+        assert_eq!(second, first.scenarios[0], "{yaml}");
+        assert_eq!(plans_again[0].stages, plans[0].stages);
+        assert_eq!(plans_again[0].gke, plans[0].gke);
+    }
 }
