@@ -1,5 +1,6 @@
 //! KubeFleet objects (documents with `apiVersion`, alone or in a `kind: List`) imported as scenarios:
-//! one scenario per update run, resolved the way the controller resolves its strategy and placement.
+//! one scenario per update run, resolved the way the controller resolves its strategy and placement;
+//! placements without any staged strategy or run roll themselves out (`kubefleet-rolling`).
 //!
 //! Fields the planner does not need are skipped silently (real objects carry status, managedFields and
 //! more); a known field of the wrong type is reported as `Kind/name: spec.path`, and the scenario's
@@ -12,6 +13,7 @@ use crate::diag::{Diagnostic, Location, SourceMap};
 use crate::model::{
     Assumptions, Cluster, Placement, RunSpec, Scenario, StageConfig, StagedRun, Strategy,
 };
+use crate::rolling::model::{Change, PlacedResource, RollingRun, RollingUpdateConfig};
 use crate::source::{Node, Value};
 use crate::staged::init::INIT_PREFIX;
 
@@ -182,6 +184,8 @@ struct ObjectSet {
     strategies: Vec<Read<(bool, Vec<StageConfig>)>>,
     runs: Vec<Read<RunObject>>,
     placements: Vec<Read<(bool, Placement)>>,
+    /// `spec.strategy.rollingUpdate` and the selected kinds of each placement, in `placements` order.
+    rolling: Vec<(RollingUpdateConfig, Vec<PlacedResource>)>,
     bindings: Vec<Binding>,
 }
 
@@ -340,6 +344,7 @@ impl ObjectSet {
             "ClusterResourcePlacement" | "ResourcePlacement" => {
                 r.origin.push(("strategy.placement".into(), at.clone()));
                 let placement = read_placement(&mut r, n, &prefix, &name);
+                self.rolling.push(read_rolling(&mut r, n, &prefix));
                 let value = (obj.kind.starts_with("Cluster"), placement);
                 self.placements.push(Read {
                     value,
@@ -374,6 +379,9 @@ impl ObjectSet {
         let clusters = self.clusters(diags);
         let mut out = Vec::new();
         if self.runs.is_empty() {
+            if self.strategies.is_empty() {
+                return self.rolling_updates(&clusters, diags);
+            }
             if let Some(s) = self.synthesized_run(&clusters, diags) {
                 out.push(s);
             }
@@ -402,6 +410,62 @@ impl ObjectSet {
             } else {
                 out.push(m);
             }
+        }
+        out
+    }
+
+    /// Placements alone (no staged strategy or run): each one whose strategy is not `External` rolls
+    /// itself out with its RollingUpdate strategy; fleetplan plans a new resource snapshot rolled over
+    /// the clusters it picks.
+    fn rolling_updates(
+        &self,
+        clusters: &[&Read<Cluster>],
+        diags: &mut Vec<Diagnostic>,
+    ) -> Vec<Scenario> {
+        let mut out = Vec::new();
+        for (p, (rolling_update, resources)) in self.placements.iter().zip(&self.rolling) {
+            let placement = &p.value.1;
+            if placement.strategy_type == "External" {
+                continue;
+            }
+            let mut d = Diagnostic::info(
+                "rolling-assumed",
+                format!(
+                    "no staged update run in the input: planning {}'s own {} strategy rolling a new resource snapshot over the clusters it picks",
+                    p.id,
+                    if placement.strategy_type.is_empty() { "RollingUpdate" } else { &placement.strategy_type }
+                ),
+            );
+            d.location = Some(p.at.clone());
+            diags.push(d);
+            let mut source_map = SourceMap::default();
+            for (i, c) in clusters.iter().enumerate() {
+                for (path, loc) in &c.origin {
+                    let renumbered = match path.split_once(']') {
+                        Some((_, tail)) => format!("clusters[{i}]{tail}"),
+                        None => path.clone(),
+                    };
+                    source_map.insert(renumbered, loc.clone());
+                }
+            }
+            for (path, loc) in &p.origin {
+                source_map.insert(path.clone(), loc.clone());
+            }
+            out.push(Scenario {
+                name: None,
+                description: None,
+                start: None,
+                clusters: clusters.iter().map(|c| c.value.clone()).collect(),
+                generate: Vec::new(),
+                strategy: Strategy::KubefleetRolling(RollingRun {
+                    placement: placement.clone(),
+                    rolling_update: rolling_update.clone(),
+                    resources: resources.clone(),
+                    change: Change::default(),
+                }),
+                assumptions: Assumptions::default(),
+                origin: source_map,
+            });
         }
         out
     }
@@ -657,6 +721,74 @@ fn read_placement(r: &mut Reader, n: &Node, prefix: &str, name: &str) -> Placeme
         }
     }
     pl
+}
+
+/// `spec.strategy.rollingUpdate` (kept as written, for the webhook's checks) and the kinds
+/// `spec.resourceSelectors` select. A selected Namespace places everything in it, which the object does
+/// not say: then no kinds are taken and the plan assumes a Deployment (and says so).
+fn read_rolling(
+    r: &mut Reader,
+    n: &Node,
+    prefix: &str,
+) -> (RollingUpdateConfig, Vec<PlacedResource>) {
+    let mut ru = RollingUpdateConfig::default();
+    let root = Path::object(prefix.to_string(), "", "");
+    let base = Path::object(
+        prefix.to_string(),
+        "spec.strategy.rollingUpdate",
+        "strategy.rollingUpdate",
+    );
+    if let Some(v) = dig(
+        r,
+        n,
+        &root,
+        &["spec", "strategy", "rollingUpdate", "maxUnavailable"],
+    ) {
+        ru.max_unavailable = r.int_or_string(v, &base.field("maxUnavailable"));
+    }
+    if let Some(v) = dig(
+        r,
+        n,
+        &root,
+        &["spec", "strategy", "rollingUpdate", "maxSurge"],
+    ) {
+        ru.max_surge = r.int_or_string(v, &base.field("maxSurge"));
+    }
+    if let Some(v) = dig(
+        r,
+        n,
+        &root,
+        &[
+            "spec",
+            "strategy",
+            "rollingUpdate",
+            "unavailablePeriodSeconds",
+        ],
+    ) {
+        ru.unavailable_period_seconds = r.int(v, &base.field("unavailablePeriodSeconds"));
+    }
+    let mut kinds: Vec<PlacedResource> = Vec::new();
+    if let Some(Value::Seq(items)) = n
+        .get("spec")
+        .and_then(|s| s.get("resourceSelectors"))
+        .map(|v| &v.value)
+    {
+        for item in items {
+            let Some(kind) = item.get("kind").and_then(|k| k.scalar()) else {
+                continue;
+            };
+            if kind.text == "Namespace" {
+                return (ru, Vec::new());
+            }
+            if !kinds.iter().any(|k| k.kind == kind.text) {
+                kinds.push(PlacedResource {
+                    kind: kind.text.clone(),
+                    service_type: None,
+                });
+            }
+        }
+    }
+    (ru, kinds)
 }
 
 /// Follows `keys` through nested mappings, reporting any step that is not a mapping.

@@ -96,3 +96,56 @@ fn unknown_rolling_fields_are_warned_about() {
         loaded.diagnostics
     );
 }
+
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+fn a_placement_alone_rolls_itself_out_with_its_rolling_update_settings() {
+    let text = r#"
+apiVersion: cluster.kubernetes-fleet.io/v1beta1
+kind: MemberCluster
+metadata: {name: m1, labels: {env: prod}}
+---
+apiVersion: placement.kubernetes-fleet.io/v1beta1
+kind: ClusterResourcePlacement
+metadata: {name: web}
+spec:
+  resourceSelectors: [{group: apps, kind: Deployment, name: web, version: v1}, {group: batch, kind: Job, name: j, version: v1}]
+  policy: {placementType: PickAll}
+  strategy: {rollingUpdate: {maxUnavailable: "3", unavailablePeriodSeconds: 30}}
+---
+apiVersion: placement.kubernetes-fleet.io/v1beta1
+kind: ClusterResourcePlacement
+metadata: {name: staged-only}
+spec:
+  resourceSelectors: [{group: "", kind: Namespace, name: ns, version: v1}]
+  strategy: {type: External}
+"#;
+    let loaded = load(&[Source {
+        name: "crp.yaml",
+        text,
+    }]);
+    assert_eq!(
+        loaded.scenarios.len(),
+        1,
+        "External placements wait for staged runs"
+    );
+    let Strategy::KubefleetRolling(run) = &loaded.scenarios[0].strategy else {
+        panic!("{:?}", loaded.scenarios[0].strategy)
+    };
+    assert_eq!(run.placement.name, "web");
+    assert_eq!(run.placement.strategy_type, "RollingUpdate");
+    assert_eq!(run.rolling_update.unavailable_period_seconds, Some(30));
+    let kinds: Vec<&str> = run.resources.iter().map(|r| r.kind.as_str()).collect();
+    assert_eq!(kinds, ["Deployment", "Job"]);
+    let plan = crate::plan(&loaded.scenarios[0]);
+    let d = plan
+        .diagnostics
+        .iter()
+        .find(|d| d.code == "rolling-not-percent")
+        .expect("the webhook's message");
+    assert_eq!(d.message, "maxUnavailable `3` is invalid");
+    assert_eq!(
+        d.location.as_ref().map(|l| (l.line, l.column)),
+        Some((12, 46)),
+        "points into the object"
+    );
+}
