@@ -286,6 +286,32 @@ mod tests {
     }
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn counterparts_survive_the_yaml_round_trip_the_editor_uses() {
+        for name in [
+            "staged",
+            "rolling-bad-image",
+            "rolling-move-west-east",
+            "large-fleet",
+        ] {
+            let mut other = counterpart(&scenario(name)).expect("a KubeFleet kind");
+            let text = crate::yaml_out::scenario_to_yaml(&other);
+            let loaded = load(&[Source {
+                name: "out.yaml",
+                text: &text,
+            }]);
+            assert!(
+                loaded.diagnostics.is_empty(),
+                "{name}: {:?}\n{text}",
+                loaded.diagnostics
+            );
+            let mut back = loaded.scenarios.into_iter().next().expect("one scenario");
+            other.origin = Default::default();
+            back.origin = Default::default();
+            assert_eq!(back, other, "{name}\n{text}");
+        }
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn a_stalled_side_never_finishes_and_counts_its_stuck_cluster_forever() {
         let bad = scenario("rolling-bad-image");
         let staged = counterpart(&bad).unwrap();
