@@ -30,4 +30,24 @@ impl Selector {
     pub fn matches(&self, labels: &BTreeMap<String, String>) -> bool {
         self.expr.as_ref().is_some_and(|e| e.matches(labels))
     }
+
+    /// The label whose absence keeps this cluster out although a reading that treats a missing label
+    /// as "some other value" would select it (`resource.labels.env != 'prod'` on a cluster without
+    /// `env`): CEL raises "no such key" there, and GKE does not select the cluster.
+    pub fn missing_label_surprise(&self, labels: &BTreeMap<String, String>) -> Option<String> {
+        let expr = self.expr.as_ref()?;
+        let mut first = None;
+        let mut filled = labels.clone();
+        // Each round fills one missing key with a value no selector can name; selectors are small.
+        for _ in 0..64 {
+            match expr.evaluate(&filled) {
+                Ok(naive) => return if naive { first } else { None },
+                Err(missing) => {
+                    first.get_or_insert_with(|| missing.key.clone());
+                    filled.insert(missing.key, "\u{0}absent".to_string());
+                }
+            }
+        }
+        None
+    }
 }

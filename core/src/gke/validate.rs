@@ -616,13 +616,22 @@ pub fn rollout_sequence(scenario: &Scenario, seq: &RolloutSequence, start: Time)
     let releases = b.versions(&seq.versions, path);
     let mut clusters = Vec::new();
     let mut outside = Vec::new();
+    // Stage index → (label, clusters) where CEL's "no such key" keeps a cluster out of the stage.
+    let mut surprises: BTreeMap<usize, (String, Vec<&str>)> = BTreeMap::new();
     for fc in &fleet {
         let f = fc.cluster.fleet.as_deref().map(fleet_id).unwrap_or("");
         let stage = stages.iter().enumerate().position(|(i, s)| {
-            s.fleet == f
-                && selectors[i]
-                    .as_ref()
-                    .is_none_or(|sel| sel.matches(&fc.cluster.labels))
+            if s.fleet != f {
+                return false;
+            }
+            let Some(sel) = selectors[i].as_ref() else {
+                return true;
+            };
+            if let Some(key) = sel.missing_label_surprise(&fc.cluster.labels) {
+                let entry = surprises.entry(i).or_insert_with(|| (key, Vec::new()));
+                entry.1.push(fc.cluster.name.as_str());
+            }
+            sel.matches(&fc.cluster.labels)
         });
         let Some(stage) = stage else {
             outside.push(fc.cluster.name.as_str());
@@ -637,6 +646,21 @@ pub fn rollout_sequence(scenario: &Scenario, seq: &RolloutSequence, start: Time)
         }
     }
     report_outside(&mut b, &outside);
+    for (i, (key, names)) in &surprises {
+        let shown = names[..names.len().min(5)].join(", ");
+        b.diags.push(
+            Diagnostic::warning(
+                "cel-missing-label",
+                format!(
+                    "stage {} reads label `{key}`, which {} cluster(s) lack ({shown}{}): CEL raises \"no such key\", so GKE does not select them in this stage although the selector reads as if it would; guard it with has(resource.labels.{key}) if they belong here",
+                    i + 1,
+                    names.len(),
+                    if names.len() > 5 { ", …" } else { "" }
+                ),
+            )
+            .at(format!("{path}.stages[{i}].labelSelector")),
+        );
+    }
     for (i, s) in stages.iter().enumerate() {
         if s.members.is_empty() && !s.fleet.is_empty() {
             b.diags.push(
