@@ -3,7 +3,13 @@
 //!
 //! Rows are uniform in height so that virtualisation ([`visible_rows`]) is a division, and bars are
 //! culled to the view's time window and clipped to its width, so a 10,000-cluster plan zoomed into one
-//! hour yields only the bars that hour shows, with coordinates a browser can draw.
+//! hour yields only the bars that hour shows, with coordinates a browser can draw. Tooltips are not
+//! part of the layout: [`title`] writes one for a bar on demand, so only the rows in view pay for it.
+//!
+//! Kind-neutral: stage rows draw `StagePlan.phases`, cluster rows draw `ClusterPlan.phases` when the
+//! planner filled them (GKE control-plane and node upgrades, window waits; rolling remove/update/add)
+//! and the cluster's start..end otherwise. Each bar carries the index of its phase's version among the
+//! plan's [`versions`], so the version, not the kind, can give it its colour.
 
 use std::fmt::Write as _;
 use std::ops::Range;
@@ -11,7 +17,7 @@ use std::ops::Range;
 use chrono::{Datelike, Timelike};
 use serde::Serialize;
 
-use crate::plan::{ClusterStatus, PhaseKind, Plan, StageStatus};
+use crate::plan::{ClusterStatus, Phase, PhaseKind, Plan, StageStatus};
 use crate::time::{Duration, Time, DAY, HOUR, MINUTE};
 
 /// What part of the timeline is shown, and how.
@@ -115,9 +121,33 @@ fn latest_time(plan: &Plan) -> Time {
         }
         for c in &s.clusters {
             t = t.max(c.end.unwrap_or(t));
+            for p in &c.phases {
+                t = t.max(p.start).max(p.end.unwrap_or(p.start));
+            }
         }
     }
     plan.events.last().map_or(t, |e| t.max(e.at))
+}
+
+/// The versions the plan's phases move, in the order they first start (ties: by name), so the first
+/// version released is `v0` everywhere: chart colours, legend and tooltips agree.
+pub fn versions(plan: &Plan) -> Vec<String> {
+    let mut firsts: Vec<(Time, &str)> = Vec::new();
+    let phases = plan.stages.iter().flat_map(|s| {
+        s.phases
+            .iter()
+            .chain(s.clusters.iter().flat_map(|c| c.phases.iter()))
+    });
+    for p in phases {
+        if let Some(v) = p.version.as_deref() {
+            match firsts.iter_mut().find(|(_, n)| *n == v) {
+                Some(f) => f.0 = f.0.min(p.start),
+                None => firsts.push((p.start, v)),
+            }
+        }
+    }
+    firsts.sort_unstable();
+    firsts.into_iter().map(|(_, v)| v.to_string()).collect()
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -157,8 +187,14 @@ pub struct Bar {
     pub kind: BarKind,
     /// Short text drawn on the bar when it is wide enough.
     pub label: String,
-    /// Exact times and the reason, for the tooltip.
-    pub title: String,
+    /// The phase's own times (unclipped), for [`title`].
+    pub start: Time,
+    pub end: Option<Time>,
+    /// Index of the phase in the row's stage or cluster phases; `None` for a staged cluster's
+    /// start..end bar.
+    pub phase: Option<usize>,
+    /// Index of the phase's version in [`versions`] (capped at [`VERSION_COLOURS`] - 1).
+    pub version: Option<u8>,
     /// The phase never ends (an approval nobody grants): drawn to the edge, marked open.
     pub open_end: bool,
     /// Parallel phases (an after-stage TimedWait and Approval) share the row in `lanes` horizontal
@@ -214,6 +250,9 @@ fn assign_lanes(bars: &mut [Bar]) {
     }
 }
 
+/// How many version colours the stylesheets define (`v0`..`v5`); later versions share the last.
+pub const VERSION_COLOURS: usize = 6;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub enum BarKind {
@@ -225,10 +264,22 @@ pub enum BarKind {
     ClusterSucceeded,
     ClusterFailed,
     ClusterUntracked,
+    ControlPlane,
+    Node,
+    /// Hatched: waiting for a maintenance window to open.
+    WindowWait,
+    /// Hatched: held by a maintenance exclusion.
+    ExclusionWait,
+    Soaking,
+    ForcedSoaking,
+    Remove,
+    Update,
+    Add,
+    AvailabilityWait,
 }
 
 impl BarKind {
-    pub const ALL: [BarKind; 8] = [
+    pub const ALL: [BarKind; 18] = [
         BarKind::Updating,
         BarKind::BeforeApproval,
         BarKind::TimedWait,
@@ -237,6 +288,16 @@ impl BarKind {
         BarKind::ClusterSucceeded,
         BarKind::ClusterFailed,
         BarKind::ClusterUntracked,
+        BarKind::ControlPlane,
+        BarKind::Node,
+        BarKind::WindowWait,
+        BarKind::ExclusionWait,
+        BarKind::Soaking,
+        BarKind::ForcedSoaking,
+        BarKind::Remove,
+        BarKind::Update,
+        BarKind::Add,
+        BarKind::AvailabilityWait,
     ];
 
     pub fn css_class(self) -> &'static str {
@@ -249,6 +310,16 @@ impl BarKind {
             BarKind::ClusterSucceeded => "bar-cluster",
             BarKind::ClusterFailed => "bar-cluster-failed",
             BarKind::ClusterUntracked => "bar-cluster-untracked",
+            BarKind::ControlPlane => "bar-control-plane",
+            BarKind::Node => "bar-node",
+            BarKind::WindowWait => "bar-window-wait",
+            BarKind::ExclusionWait => "bar-exclusion-wait",
+            BarKind::Soaking => "bar-soaking",
+            BarKind::ForcedSoaking => "bar-forced-soaking",
+            BarKind::Remove => "bar-remove",
+            BarKind::Update => "bar-update",
+            BarKind::Add => "bar-add",
+            BarKind::AvailabilityWait => "bar-availability-wait",
         }
     }
 
@@ -263,7 +334,32 @@ impl BarKind {
             BarKind::ClusterSucceeded => "cluster update",
             BarKind::ClusterFailed => "cluster update failed",
             BarKind::ClusterUntracked => "update no longer tracked (run aborted)",
+            BarKind::ControlPlane => "control-plane upgrade",
+            BarKind::Node => "node upgrade",
+            BarKind::WindowWait => "waiting for a maintenance window",
+            BarKind::ExclusionWait => "held by a maintenance exclusion",
+            BarKind::Soaking => "soaking",
+            BarKind::ForcedSoaking => "forced soak (30 days after start)",
+            BarKind::Remove => "resources removed",
+            BarKind::Update => "resources updated in place",
+            BarKind::Add => "resources added",
+            BarKind::AvailabilityWait => "waiting to become available",
         }
+    }
+
+    /// The kinds a plan's bars use, in legend order: a staged run's legend does not list GKE's kinds.
+    pub fn used(chart: &Chart) -> Vec<BarKind> {
+        let mut seen = [false; 18];
+        for r in &chart.rows {
+            for b in &r.bars {
+                seen[b.kind as usize] = true;
+            }
+        }
+        BarKind::ALL
+            .iter()
+            .copied()
+            .filter(|k| seen[*k as usize])
+            .collect()
     }
 
     fn of_phase(kind: PhaseKind) -> BarKind {
@@ -273,16 +369,16 @@ impl BarKind {
             PhaseKind::AfterStageTimedWait => BarKind::TimedWait,
             PhaseKind::AfterStageApproval => BarKind::AfterApproval,
             PhaseKind::Stopped => BarKind::Stopped,
-            PhaseKind::ControlPlaneUpgrade
-            | PhaseKind::NodeUpgrade
-            | PhaseKind::Remove
-            | PhaseKind::Update
-            | PhaseKind::Add => BarKind::Updating,
-            PhaseKind::MaintenanceWait
-            | PhaseKind::ExclusionWait
-            | PhaseKind::Soaking
-            | PhaseKind::ForcedSoaking
-            | PhaseKind::AvailabilityWait => BarKind::TimedWait,
+            PhaseKind::ControlPlaneUpgrade => BarKind::ControlPlane,
+            PhaseKind::NodeUpgrade => BarKind::Node,
+            PhaseKind::MaintenanceWait => BarKind::WindowWait,
+            PhaseKind::ExclusionWait => BarKind::ExclusionWait,
+            PhaseKind::Soaking => BarKind::Soaking,
+            PhaseKind::ForcedSoaking => BarKind::ForcedSoaking,
+            PhaseKind::Remove => BarKind::Remove,
+            PhaseKind::Update => BarKind::Update,
+            PhaseKind::Add => BarKind::Add,
+            PhaseKind::AvailabilityWait => BarKind::AvailabilityWait,
         }
     }
 }
@@ -318,35 +414,30 @@ pub fn layout(plan: &Plan, view: &View) -> Chart {
     } else {
         DEFAULT_ROW_HEIGHT
     };
+    let versions = versions(plan);
+    let version_of = |p: &Phase| {
+        let v = p.version.as_deref()?;
+        let i = versions.iter().position(|n| n == v)?;
+        Some(i.min(VERSION_COLOURS - 1) as u8)
+    };
+    let phase_bars = |phases: &[Phase]| {
+        let mut bars: Vec<Bar> = phases
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| {
+                let mut b = bar(view, BarKind::of_phase(p.kind), p.start, p.end)?;
+                b.label = phase_label(p);
+                b.phase = Some(i);
+                b.version = version_of(p);
+                Some(b)
+            })
+            .collect();
+        assign_lanes(&mut bars);
+        bars
+    };
     let mut y = 0.0;
     for (si, stage) in plan.stages.iter().enumerate() {
         let collapsed = view.collapsed.iter().any(|c| c == &stage.name);
-        let mut bars = Vec::new();
-        for p in &stage.phases {
-            let kind = BarKind::of_phase(p.kind);
-            let what = match p.kind {
-                PhaseKind::Updating => format!("stage {} updating ({})", stage.name, p.label),
-                PhaseKind::BeforeStageApproval | PhaseKind::AfterStageApproval => {
-                    format!("waiting for approval {}", p.label)
-                }
-                PhaseKind::AfterStageTimedWait => format!("after-stage {}", p.label),
-                PhaseKind::Stopped => "run stopped".to_string(),
-                other => format!("{}: {}", other.slug(), p.label),
-            };
-            let label = match p.kind {
-                PhaseKind::Updating => "updating".to_string(),
-                PhaseKind::BeforeStageApproval | PhaseKind::AfterStageApproval => {
-                    "approval".to_string()
-                }
-                PhaseKind::AfterStageTimedWait => p.label.replace("TimedWait ", "wait "),
-                PhaseKind::Stopped => "stopped".to_string(),
-                _ => p.label.clone(),
-            };
-            if let Some(bar) = bar(view, kind, p.start, p.end, label, what) {
-                bars.push(bar);
-            }
-        }
-        assign_lanes(&mut bars);
         let status = match stage.status {
             StageStatus::Skipped => " (skipped: no clusters)",
             StageStatus::Failed => " (failed)",
@@ -361,32 +452,26 @@ pub fn layout(plan: &Plan, view: &View) -> Chart {
                 collapsed,
             },
             label: format!("{}{status}", stage.name),
-            bars,
+            bars: phase_bars(&stage.phases),
         });
         y += h;
         if collapsed {
             continue;
         }
         for (ci, c) in stage.clusters.iter().enumerate() {
-            let mut bars = Vec::new();
-            if let Some(start) = c.start {
-                let (kind, verb) = match c.status {
-                    ClusterStatus::Failed => (BarKind::ClusterFailed, "update failed"),
-                    ClusterStatus::Untracked => (
-                        BarKind::ClusterUntracked,
-                        "updating, untracked after the run aborted",
-                    ),
-                    _ if stage.delete_stage => (BarKind::ClusterSucceeded, "deleting resources"),
-                    _ => (BarKind::ClusterSucceeded, "updating"),
+            let bars = if !c.phases.is_empty() {
+                phase_bars(&c.phases)
+            } else {
+                let kind = match c.status {
+                    ClusterStatus::Failed => BarKind::ClusterFailed,
+                    ClusterStatus::Untracked => BarKind::ClusterUntracked,
+                    _ => BarKind::ClusterSucceeded,
                 };
-                let mut what = format!("{}: {verb}", c.name);
-                if let Some(stuck) = c.stuck_at {
-                    let _ = write!(what, "; run marked stuck at {stuck}");
-                }
-                if let Some(b) = bar(view, kind, start, c.end, String::new(), what) {
-                    bars.push(b);
-                }
-            }
+                c.start
+                    .and_then(|start| bar(view, kind, start, c.end))
+                    .into_iter()
+                    .collect()
+            };
             rows.push(Row {
                 y,
                 height: h,
@@ -411,15 +496,19 @@ pub fn layout(plan: &Plan, view: &View) -> Chart {
     }
 }
 
+/// The words drawn on a phase's bar.
+fn phase_label(p: &Phase) -> String {
+    match p.kind {
+        PhaseKind::Updating => "updating".to_string(),
+        PhaseKind::BeforeStageApproval | PhaseKind::AfterStageApproval => "approval".to_string(),
+        PhaseKind::AfterStageTimedWait => p.label.replace("TimedWait ", "wait "),
+        PhaseKind::Stopped => "stopped".to_string(),
+        _ => p.label.clone(),
+    }
+}
+
 /// A bar for `[start, end)` clipped to the view, or `None` when it lies outside it.
-fn bar(
-    view: &View,
-    kind: BarKind,
-    start: Time,
-    end: Option<Time>,
-    label: String,
-    what: String,
-) -> Option<Bar> {
+fn bar(view: &View, kind: BarKind, start: Time, end: Option<Time>) -> Option<Bar> {
     let open_end = end.is_none();
     let end_t = end.unwrap_or(Time(view.end.0.max(start.0)));
     if end_t < view.start || start > view.end {
@@ -427,20 +516,149 @@ fn bar(
     }
     let x0 = view.x_at(start).max(-1.0);
     let x1 = view.x_at(end_t).min(view.width + 1.0);
-    let title = match end {
-        Some(e) => format!("{what}: {start} → {e} ({})", e.since(start)),
-        None => format!("{what}: from {start}, never ends under the assumptions"),
-    };
     Some(Bar {
         x: x0,
         width: (x1 - x0).max(1.0),
         kind,
-        label,
-        title,
+        label: String::new(),
+        start,
+        end,
+        phase: None,
+        version: None,
         open_end,
         lane: 0,
         lanes: 1,
     })
+}
+
+/// The tooltip of a bar of `row`: what it is, its exact times and duration, and the reason or version.
+/// Written on demand (only for rows on screen), not by [`layout`].
+pub fn title(plan: &Plan, row: &Row, bar: &Bar) -> String {
+    let (stage, cluster) = match row.kind {
+        RowKind::Stage { stage, .. } => (plan.stages.get(stage), None),
+        RowKind::Cluster { stage, cluster } => {
+            let s = plan.stages.get(stage);
+            (s, s.and_then(|s| s.clusters.get(cluster)))
+        }
+    };
+    let Some(stage) = stage else {
+        return String::new();
+    };
+    let phase = bar.phase.and_then(|i| match cluster {
+        Some(c) => c.phases.get(i),
+        None => stage.phases.get(i),
+    });
+    let mut what = match (phase, cluster) {
+        (Some(p), None) => match p.kind {
+            PhaseKind::Updating => format!("stage {} updating ({})", stage.name, p.label),
+            PhaseKind::BeforeStageApproval | PhaseKind::AfterStageApproval => {
+                format!("waiting for approval {}", p.label)
+            }
+            PhaseKind::AfterStageTimedWait => format!("after-stage {}", p.label),
+            PhaseKind::Stopped => "run stopped".to_string(),
+            _ => format!("stage {}: {}: {}", stage.name, bar.kind.legend(), p.label),
+        },
+        (Some(p), Some(c)) => format!("{}: {}: {}", c.name, bar.kind.legend(), p.label),
+        (None, Some(c)) => {
+            let verb = match c.status {
+                ClusterStatus::Failed => "update failed",
+                ClusterStatus::Untracked => "updating, untracked after the run aborted",
+                _ if stage.delete_stage => "deleting resources",
+                _ => "updating",
+            };
+            let mut w = format!("{}: {verb}", c.name);
+            if let Some(stuck) = c.stuck_at {
+                let _ = write!(w, "; run marked stuck at {stuck}");
+            }
+            w
+        }
+        (None, None) => return String::new(),
+    };
+    if let Some(v) = phase.and_then(|p| p.version.as_deref()) {
+        let _ = write!(what, " (version {v})");
+    }
+    let start = bar.start;
+    let mut t = match bar.end {
+        Some(e) => format!("{what}: {start} → {e} ({})", e.since(start)),
+        None => format!("{what}: from {start}, never ends under the assumptions"),
+    };
+    if let Some(r) = cluster.and_then(|c| c.reason.as_deref()) {
+        let _ = write!(t, "; {r}");
+    }
+    t
+}
+
+/// The number of available clusters of a rolling update over time, laid out as a strip under the chart.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AvailabilityChart {
+    pub width: f64,
+    pub height: f64,
+    /// The step line through the samples, `(x, y)` in px, ending at the view's right edge.
+    pub line: Vec<(f64, f64)>,
+    /// The budget: never fewer than `min_available` clusters (N − maxUnavailable).
+    pub budget_y: f64,
+    pub target_y: f64,
+    pub min_available: usize,
+    pub target: usize,
+    /// The fewest available clusters any sample shows.
+    pub lowest: usize,
+    /// Labels of the y axis: (y, text), for 0, the budget and N.
+    pub labels: Vec<(f64, String)>,
+}
+
+/// Lays out `samples` (available clusters from each instant on, in time order) for `view` in a strip
+/// `height` px tall. The line holds each value until the next sample (a step line) and stays clipped to
+/// the view, like the bars above it.
+pub fn availability(
+    samples: &[(Time, usize)],
+    min_available: usize,
+    target: usize,
+    view: &View,
+    height: f64,
+) -> AvailabilityChart {
+    let height = if height.is_finite() && height > 20.0 {
+        height
+    } else {
+        60.0
+    };
+    let top = samples
+        .iter()
+        .map(|s| s.1)
+        .chain([target, min_available, 1])
+        .max()
+        .unwrap_or(1);
+    // 6 px of margin above and below so the lines at N and 0 are not cut.
+    let y_of = |n: usize| 6.0 + (height - 12.0) * (1.0 - n as f64 / top as f64);
+    let clip = |x: f64| x.clamp(-1.0, view.width + 1.0);
+    let mut line: Vec<(f64, f64)> = Vec::new();
+    for (i, &(at, n)) in samples.iter().enumerate() {
+        let x = clip(view.x_at(at));
+        let y = y_of(n);
+        if let Some(&(_, prev_y)) = line.last() {
+            line.push((x, prev_y));
+        }
+        line.push((x, y));
+        if i + 1 == samples.len() {
+            line.push((clip(view.width), y));
+        }
+    }
+    let mut labels = vec![(y_of(0), "0".to_string())];
+    if min_available != target {
+        labels.push((y_of(min_available), format!("{min_available} (budget)")));
+    }
+    labels.push((y_of(target), format!("{target} (N)")));
+    AvailabilityChart {
+        width: view.width,
+        height,
+        line,
+        budget_y: y_of(min_available),
+        target_y: y_of(target),
+        min_available,
+        target,
+        lowest: samples.iter().map(|s| s.1).min().unwrap_or(target),
+        labels,
+    }
 }
 
 /// Candidate minor steps, finest first; the major tier is days below a day, weeks above.
@@ -614,7 +832,7 @@ pub const AXIS_HEIGHT: f64 = 40.0;
 const LEGEND_HEIGHT: f64 = 24.0;
 
 /// A standalone SVG document of the whole chart (every row), with styles inline, for export.
-pub fn svg(chart: &Chart, label_width: f64) -> String {
+pub fn svg(plan: &Plan, chart: &Chart, label_width: f64) -> String {
     let lw = if label_width.is_finite() {
         label_width.max(0.0)
     } else {
@@ -628,6 +846,7 @@ pub fn svg(chart: &Chart, label_width: f64) -> String {
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0}" height="{height:.0}" viewBox="0 0 {width:.0} {height:.0}" font-family="sans-serif" font-size="11">"#
     );
     s.push_str(SVG_STYLE);
+    s.push_str(SVG_DEFS);
     let _ = write!(
         s,
         r#"<rect class="bg" x="0" y="0" width="{width:.0}" height="{height:.0}"/>"#
@@ -686,10 +905,10 @@ pub fn svg(chart: &Chart, label_width: f64) -> String {
             let _ = write!(
                 s,
                 r#"<rect class="{}" x="{:.1}" y="{by:.1}" width="{:.1}" height="{bh:.1}"><title>{}</title></rect>"#,
-                b.kind.css_class(),
+                b.classes(),
                 b.x,
                 b.width,
-                xml_escape(&b.title)
+                xml_escape(&title(plan, row, b))
             );
             if !b.label.is_empty() && b.width > 7.0 * b.label.len() as f64 && bh >= 9.0 {
                 let _ = write!(
@@ -705,22 +924,60 @@ pub fn svg(chart: &Chart, label_width: f64) -> String {
     }
     let ly = AXIS_HEIGHT + chart.height + 16.0;
     let mut lx = 4.0;
-    for k in BarKind::ALL.iter().take(5) {
+    let versions = versions(plan);
+    let entries = BarKind::used(chart)
+        .into_iter()
+        .map(|k| (k.css_class().to_string(), k.legend().to_string()))
+        .chain(versions.iter().enumerate().map(|(i, v)| {
+            (
+                format!("bar-control-plane{}", version_class(Some(i as u8))),
+                format!("version {v}"),
+            )
+        }));
+    for (class, words) in entries {
         let _ = write!(
             s,
-            r#"<rect class="{}" x="{lx:.1}" y="{:.1}" width="12" height="10"/><text x="{:.1}" y="{ly:.1}">{}</text>"#,
-            k.css_class(),
+            r#"<rect class="{class}" x="{lx:.1}" y="{:.1}" width="12" height="10"/><text x="{:.1}" y="{ly:.1}">{}</text>"#,
             ly - 9.0,
             lx + 16.0,
-            k.legend()
+            xml_escape(&words)
         );
-        lx += 24.0 + 6.5 * k.legend().len() as f64;
+        lx += 24.0 + 6.5 * words.len() as f64;
     }
     s.push_str("</svg>");
     s
 }
 
-const SVG_STYLE: &str = "<style>.bg{fill:#fff}.weekend{fill:#f1f1f4}.grid{stroke:#e3e3e8}.start{stroke:#222;stroke-dasharray:3 2}.axis-major{font-weight:bold}.label-stage{font-weight:bold}.bar-updating{fill:#3b73c4}.bar-before-approval{fill:#e8a33d}.bar-after-approval{fill:#d9822b}.bar-timed-wait{fill:#8e6cc2}.bar-stopped{fill:#9a9a9a}.bar-cluster{fill:#5a9bd8}.bar-cluster-failed{fill:#c8423b}.bar-cluster-untracked{fill:#b9c4d0}.bar-label{fill:#fff;font-size:10px}</style>";
+impl Bar {
+    /// The CSS classes of the bar: its kind, and its version's colour for the kinds a version colours
+    /// (waits keep their hatching whatever version they hold back).
+    pub fn classes(&self) -> String {
+        let coloured = matches!(
+            self.kind,
+            BarKind::ControlPlane | BarKind::Node | BarKind::Soaking | BarKind::ForcedSoaking
+        );
+        let v = if coloured { self.version } else { None };
+        format!("{}{}", self.kind.css_class(), version_class(v))
+    }
+}
+
+/// The CSS class suffix of a version colour: ` v0` … ` v5`, or nothing.
+pub fn version_class(v: Option<u8>) -> &'static str {
+    match v {
+        Some(0) => " v0",
+        Some(1) => " v1",
+        Some(2) => " v2",
+        Some(3) => " v3",
+        Some(4) => " v4",
+        Some(_) => " v5",
+        None => "",
+    }
+}
+
+/// Hatch patterns for window and exclusion waits (the web app's chart defines the same ids).
+pub const SVG_DEFS: &str = r##"<defs><pattern id="hatch-window" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" fill="#f3e3b8"/><rect width="2.5" height="6" fill="#c99a2e"/></pattern><pattern id="hatch-exclusion" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(-45)"><rect width="6" height="6" fill="#f4cccc"/><rect width="2.5" height="6" fill="#b33a3a"/></pattern></defs>"##;
+
+const SVG_STYLE: &str = "<style>.bg{fill:#fff}.weekend{fill:#f1f1f4}.grid{stroke:#e3e3e8}.start{stroke:#222;stroke-dasharray:3 2}.axis-major{font-weight:bold}.label-stage{font-weight:bold}.bar-updating{fill:#3b73c4}.bar-before-approval{fill:#e8a33d}.bar-after-approval{fill:#d9822b}.bar-timed-wait{fill:#8e6cc2}.bar-stopped{fill:#9a9a9a}.bar-cluster{fill:#5a9bd8}.bar-cluster-failed{fill:#c8423b}.bar-cluster-untracked{fill:#b9c4d0}.bar-label{fill:#fff;font-size:10px}.bar-control-plane{fill:#2f6fb5}.bar-node{fill:#2f6fb5;fill-opacity:.6}.bar-window-wait{fill:url(#hatch-window)}.bar-exclusion-wait{fill:url(#hatch-exclusion)}.bar-soaking{fill:#8e6cc2;fill-opacity:.35}.bar-forced-soaking{fill:#a04d9e;fill-opacity:.35;stroke:#a04d9e;stroke-dasharray:3 2}.bar-remove{fill:#c8423b;fill-opacity:.8}.bar-update{fill:#3b73c4}.bar-add{fill:#3a9a5b}.bar-availability-wait{fill:#e8a33d;fill-opacity:.8}.v0{fill:#2f6fb5}.v1{fill:#d2691e}.v2{fill:#2e8b57}.v3{fill:#8b3a8b}.v4{fill:#b8860b}.v5{fill:#5f6b7a}</style>";
 
 #[cfg(test)]
 mod tests {
@@ -759,11 +1016,10 @@ mod tests {
             .expect("member1 row");
         let b = &member1.bars[0];
         assert!((b.x - view.x_at(plan.start)).abs() < 1e-6);
+        let t = title(&plan, member1, b);
         assert!(
-            b.title
-                .contains("2026-11-23T09:00:00Z → 2026-11-23T09:03:00Z (3m)"),
-            "{}",
-            b.title
+            t.contains("member1: updating: 2026-11-23T09:00:00Z → 2026-11-23T09:03:00Z (3m)"),
+            "{t}"
         );
     }
 
@@ -892,9 +1148,119 @@ mod tests {
     fn svg_export_escapes_names() {
         let mut plan = staged_plan();
         plan.stages[0].clusters[0].name = "<script>alert(1)</script>".into();
-        let text = svg(&layout(&plan, &View::fit(&plan, 800.0)), 160.0);
+        let text = svg(&plan, &layout(&plan, &View::fit(&plan, 800.0)), 160.0);
         assert!(!text.contains("<script>"));
         assert!(text.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
         assert!(text.starts_with("<svg") && text.ends_with("</svg>"));
+    }
+
+    fn phase(kind: PhaseKind, start: &str, end: Option<&str>, version: Option<&str>) -> Phase {
+        Phase {
+            kind,
+            start: Time::parse(start).unwrap(),
+            end: end.map(|e| Time::parse(e).unwrap()),
+            label: kind.slug().to_string(),
+            version: version.map(str::to_string),
+        }
+    }
+
+    /// The staged plan with GKE-style bars on member1: control plane and nodes overlapping, a window
+    /// wait before them, and a second version's control plane later.
+    fn plan_with_cluster_phases() -> Plan {
+        let mut plan = staged_plan();
+        let c = &mut plan.stages[0].clusters[0];
+        c.phases = vec![
+            phase(
+                PhaseKind::MaintenanceWait,
+                "2026-11-23T09:00:00Z",
+                Some("2026-11-23T10:00:00Z"),
+                Some("1.31.2"),
+            ),
+            phase(
+                PhaseKind::ControlPlaneUpgrade,
+                "2026-11-23T10:00:00Z",
+                Some("2026-11-23T10:40:00Z"),
+                Some("1.31.2"),
+            ),
+            phase(
+                PhaseKind::NodeUpgrade,
+                "2026-11-23T10:20:00Z",
+                Some("2026-11-23T11:00:00Z"),
+                Some("1.31.2"),
+            ),
+            phase(
+                PhaseKind::ControlPlaneUpgrade,
+                "2026-11-23T11:30:00Z",
+                Some("2026-11-23T11:50:00Z"),
+                Some("1.32.0"),
+            ),
+        ];
+        c.reason = Some("window opens at 10:00".into());
+        plan
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn cluster_phases_are_drawn_in_lanes_with_version_colours() {
+        let plan = plan_with_cluster_phases();
+        assert_eq!(versions(&plan), ["1.31.2", "1.32.0"]);
+        let chart = layout(&plan, &View::fit(&plan, 1000.0));
+        let row = chart.rows.iter().find(|r| r.label == "member1").unwrap();
+        let kinds: Vec<_> = row.bars.iter().map(|b| b.kind).collect();
+        assert_eq!(
+            kinds,
+            [
+                BarKind::WindowWait,
+                BarKind::ControlPlane,
+                BarKind::Node,
+                BarKind::ControlPlane
+            ]
+        );
+        let (cp, node) = (&row.bars[1], &row.bars[2]);
+        assert_eq!(
+            (cp.lanes, node.lanes),
+            (2, 2),
+            "overlapping bars share the row"
+        );
+        assert_ne!(cp.lane, node.lane);
+        assert_eq!(row.bars[3].lanes, 1, "a bar alone keeps the full height");
+        assert_eq!(cp.classes(), "bar-control-plane v0");
+        assert_eq!(row.bars[3].classes(), "bar-control-plane v1");
+        assert_eq!(
+            row.bars[0].classes(),
+            "bar-window-wait",
+            "waits stay hatched whatever version they hold back"
+        );
+        let t = title(&plan, row, &row.bars[0]);
+        assert_eq!(
+            t,
+            "member1: waiting for a maintenance window: window-wait (version 1.31.2): \
+             2026-11-23T09:00:00Z → 2026-11-23T10:00:00Z (1h); window opens at 10:00"
+        );
+        let used = BarKind::used(&chart);
+        assert!(used.contains(&BarKind::WindowWait) && used.contains(&BarKind::Node));
+        assert!(!used.contains(&BarKind::Remove));
+        let text = svg(&plan, &chart, 160.0);
+        assert!(text.contains("url(#hatch-window)") && text.contains("version 1.32.0"));
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn availability_is_a_step_line_with_its_budget() {
+        let plan = staged_plan();
+        let view = View::fit(&plan, 1000.0);
+        let t = |h: i64| plan.start.plus(Duration(h * HOUR.0));
+        let a = availability(&[(t(0), 4), (t(1), 3), (t(2), 4)], 3, 4, &view, 72.0);
+        assert_eq!(a.lowest, 3);
+        assert_eq!(
+            a.line.len(),
+            6,
+            "each change is a vertical then a horizontal step"
+        );
+        assert_eq!(a.line[1], (view.x_at(t(1)), a.target_y));
+        assert_eq!(a.line[2], (view.x_at(t(1)), a.budget_y));
+        assert!(a.line.iter().all(|&(_, y)| y <= a.budget_y + 1e-9));
+        assert_eq!(a.line.last().unwrap().0, 1000.0, "held to the right edge");
+        assert!(a.budget_y > a.target_y && a.budget_y < 72.0);
+        let words: Vec<&str> = a.labels.iter().map(|l| l.1.as_str()).collect();
+        assert_eq!(words, ["0", "3 (budget)", "4 (N)"]);
     }
 }

@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use chrono::{DateTime, SecondsFormat, Utc};
+use chrono::{DateTime, Utc};
 use serde::{Serialize, Serializer};
 
 /// A point on the simulated clock, in milliseconds since the Unix epoch (UTC).
@@ -22,31 +22,15 @@ pub const HOUR: Duration = Duration(3_600_000);
 pub const DAY: Duration = Duration(86_400_000);
 
 impl Time {
-    /// Parses RFC 3339 (`2026-11-23T09:00:00Z`, `2026-11-23T10:00:00+01:00`); a missing offset means UTC.
+    /// Parses RFC 3339 (`2026-11-23T09:00:00Z`, `2026-11-23T10:00:00+01:00`); a missing offset means UTC,
+    /// and so does a bare date (`2026-11-23`) or a time without seconds (`2026-11-23T09:00`), as the
+    /// scenario format promises. Hand-written: chrono's format-string parser would add its whole
+    /// machinery to the browser bundle for this one function.
     pub fn parse(text: &str) -> Result<Time, String> {
         let t = text.trim();
-        if let Ok(dt) = DateTime::parse_from_rfc3339(t) {
-            return Ok(Time(dt.timestamp_millis()));
-        }
-        // Accept a bare local date-time or date and read it as UTC, as the scenario format promises.
-        for fmt in [
-            "%Y-%m-%dT%H:%M:%S%.f",
-            "%Y-%m-%dT%H:%M",
-            "%Y-%m-%d %H:%M:%S",
-            "%Y-%m-%d %H:%M",
-        ] {
-            if let Ok(ndt) = chrono::NaiveDateTime::parse_from_str(t, fmt) {
-                return Ok(Time(ndt.and_utc().timestamp_millis()));
-            }
-        }
-        if let Ok(d) = chrono::NaiveDate::parse_from_str(t, "%Y-%m-%d") {
-            if let Some(ndt) = d.and_hms_opt(0, 0, 0) {
-                return Ok(Time(ndt.and_utc().timestamp_millis()));
-            }
-        }
-        Err(format!(
-            "`{t}` is not an RFC 3339 time (expected e.g. 2026-11-23T09:00:00Z)"
-        ))
+        parse_rfc3339(t).map(Time).ok_or_else(|| {
+            format!("`{t}` is not an RFC 3339 time (expected e.g. 2026-11-23T09:00:00Z)")
+        })
     }
 
     pub fn to_datetime(self) -> DateTime<Utc> {
@@ -65,18 +49,135 @@ impl Time {
 impl fmt::Display for Time {
     /// UTC, RFC 3339, seconds precision unless the instant carries milliseconds.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let precision = if self.0 % 1000 == 0 {
-            SecondsFormat::Secs
-        } else {
-            SecondsFormat::Millis
-        };
-        f.write_str(&self.to_datetime().to_rfc3339_opts(precision, true))
+        let days = self.0.div_euclid(DAY.0);
+        let ms = self.0.rem_euclid(DAY.0);
+        let (y, m, d) = civil_from_days(days);
+        let (h, min, sec, milli) = (
+            ms / HOUR.0,
+            ms % HOUR.0 / MINUTE.0,
+            ms % MINUTE.0 / 1000,
+            ms % 1000,
+        );
+        write!(f, "{y:04}-{m:02}-{d:02}T{h:02}:{min:02}:{sec:02}")?;
+        if milli != 0 {
+            write!(f, ".{milli:03}")?;
+        }
+        f.write_str("Z")
     }
 }
 
 impl Serialize for Time {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.collect_str(self)
+    }
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's `days_from_civil`).
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// The inverse of [`days_from_civil`]: (year, month 1-12, day 1-31).
+fn civil_from_days(z: i64) -> (i64, i64, i64) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
+fn days_in_month(y: i64, m: i64) -> i64 {
+    match m {
+        2 if y % 4 == 0 && (y % 100 != 0 || y % 400 == 0) => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+/// `YYYY-MM-DD[(T|t| )HH:MM[:SS[.fff…]][Z|z|±HH:MM]]` to epoch milliseconds; `None` for anything else.
+/// Fractions beyond milliseconds are truncated; second 60 (a leap second) is the next second.
+fn parse_rfc3339(t: &str) -> Option<i64> {
+    let b = t.as_bytes();
+    let mut i = 0;
+    let num = |i: &mut usize, n: usize| -> Option<i64> {
+        let s = b.get(*i..*i + n)?;
+        if !s.iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+        *i += n;
+        Some(s.iter().fold(0, |a, c| a * 10 + i64::from(c - b'0')))
+    };
+    let lit = |i: &mut usize, c: u8| -> Option<()> { (b.get(*i) == Some(&c)).then(|| *i += 1) };
+    let y = num(&mut i, 4)?;
+    lit(&mut i, b'-')?;
+    let mo = num(&mut i, 2)?;
+    lit(&mut i, b'-')?;
+    let d = num(&mut i, 2)?;
+    if !(1..=12).contains(&mo) || d < 1 || d > days_in_month(y, mo) {
+        return None;
+    }
+    let mut ms = days_from_civil(y, mo, d) * DAY.0;
+    if i == b.len() {
+        return Some(ms);
+    }
+    if !matches!(b[i], b'T' | b't' | b' ') {
+        return None;
+    }
+    i += 1;
+    let h = num(&mut i, 2)?;
+    lit(&mut i, b':')?;
+    let min = num(&mut i, 2)?;
+    let sec = if lit(&mut i, b':').is_some() {
+        num(&mut i, 2)?
+    } else {
+        0
+    };
+    if h > 23 || min > 59 || sec > 60 {
+        return None;
+    }
+    ms += h * HOUR.0 + min * MINUTE.0 + sec * 1000;
+    if lit(&mut i, b'.').is_some() {
+        let start = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        if i == start {
+            return None;
+        }
+        let digits = &b[start..(start + 3).min(i)];
+        let frac = digits.iter().fold(0, |a, c| a * 10 + i64::from(c - b'0'));
+        ms += frac * [100, 10, 1][digits.len() - 1];
+    }
+    match b.get(i) {
+        None => Some(ms),
+        Some(b'Z' | b'z') if i + 1 == b.len() => Some(ms),
+        Some(&sign @ (b'+' | b'-')) => {
+            i += 1;
+            let oh = num(&mut i, 2)?;
+            lit(&mut i, b':')?;
+            let om = num(&mut i, 2)?;
+            if i != b.len() || oh > 23 || om > 59 {
+                return None;
+            }
+            let offset = oh * HOUR.0 + om * MINUTE.0;
+            Some(if sign == b'+' {
+                ms - offset
+            } else {
+                ms + offset
+            })
+        }
+        _ => None,
     }
 }
 
@@ -269,5 +370,36 @@ mod tests {
         assert_eq!(t.to_string(), "2026-11-23T09:00:00Z");
         assert_eq!(Time::parse("2026-11-23T09:00").unwrap(), t);
         assert!(Time::parse("next tuesday").is_err());
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn times_agree_with_the_calendar_across_centuries() {
+        for (text, ms) in [
+            ("1970-01-01T00:00:00Z", 0),
+            ("1969-12-31T23:59:59.5Z", -500),
+            ("2000-02-29T12:00:00Z", 951_825_600_000),
+            ("2026-11-23T09:00:00.123Z", 1_795_424_400_123),
+            ("2026-11-23t09:00:00.1239z", 1_795_424_400_123),
+            ("2026-11-23 04:00:00-05:00", 1_795_424_400_000),
+            ("2026-11-23", 1_795_392_000_000),
+        ] {
+            let t = Time::parse(text).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(t, Time(ms), "{text}");
+            assert_eq!(Time::parse(&t.to_string()), Ok(t), "{text} round-trips");
+        }
+        assert_eq!(Time(-500).to_string(), "1969-12-31T23:59:59.500Z");
+        assert_eq!(Time(951_825_600_000).to_string(), "2000-02-29T12:00:00Z");
+        for bad in [
+            "2026-02-29T00:00:00Z",
+            "2026-13-01",
+            "2026-11-23T24:00:00Z",
+            "2026-11-23T09:00:00+0100",
+            "2026-11-23T09:00:00Zx",
+            "2026-11-23T09:00:00.Z",
+            "26-11-23",
+            "2026-11-23T",
+        ] {
+            assert!(Time::parse(bad).is_err(), "{bad}");
+        }
     }
 }

@@ -341,18 +341,39 @@ pub fn GanttChart(
     let row_view = move |(_, i, chart): (u64, usize, Arc<Chart>)| {
         let row: &Row = &chart.rows[i];
         let names = stage_names.get_untracked();
-        row_element(row, &names, toggle_stage, selected, dragged)
+        // Tooltips are written here, for the rows in view only (see `gantt::title`).
+        let titles: Vec<String> = plan.with_untracked(|p| {
+            p.as_ref().map_or_else(Vec::new, |p| {
+                row.bars.iter().map(|b| gantt::title(p, row, b)).collect()
+            })
+        });
+        row_element(row, titles, &names, toggle_stage, selected, dragged)
     };
 
-    let legend = BarKind::ALL
-        .iter()
-        .map(|k| {
+    // The legend lists the kinds this plan draws (a staged run's does not list GKE's), then one swatch
+    // per version.
+    let legend = move || {
+        let kinds = laid.with(|l| {
+            l.as_ref()
+                .map(|l| BarKind::used(&l.chart))
+                .unwrap_or_default()
+        });
+        let versions = plan.with(|p| p.as_ref().map(|p| gantt::versions(p)).unwrap_or_default());
+        let kinds = kinds.into_iter().map(|k| {
             view! {
                 <li><svg width="14" height="10" aria-hidden="true"><rect class=k.css_class() x="0" y="0" width="14" height="10" /></svg>
                 {k.legend()}</li>
             }
-        })
-        .collect_view();
+        });
+        let versions = versions.into_iter().enumerate().map(|(i, v)| {
+            let class = format!("bar-control-plane{}", gantt::version_class(Some(i.min(255) as u8)));
+            view! {
+                <li data-testid="legend-version"><svg width="14" height="10" aria-hidden="true"><rect class=class x="0" y="0" width="14" height="10" /></svg>
+                {format!("version {v}")}</li>
+            }
+        });
+        (kinds.collect_view(), versions.collect_view())
+    };
 
     view! {
         <section class="chart" class:embed=embed class:stale=move || stale.get() data-testid="chart">
@@ -412,6 +433,7 @@ pub fn GanttChart(
                             <rect x="0" y="0" width=LABEL_WIDTH - 8.0 height=chart_height />
                         </clipPath>
                     </defs>
+                    <g inner_html=gantt::SVG_DEFS></g>
                     {backdrop}
                     <For each=rows key=|(g, i, _)| (*g, *i) children=row_view />
                     {move || cursor_x().map(|x| view! {
@@ -479,6 +501,7 @@ fn viewport_height(el: &web_sys::HtmlDivElement) -> f64 {
 /// One row: label (a stage's toggles its cluster rows), bars with tooltips and text labels.
 fn row_element(
     row: &Row,
+    titles: Vec<String>,
     stage_names: &[String],
     toggle_stage: impl Fn(String) + Copy + Send + Sync + 'static,
     selected: RwSignal<Option<String>>,
@@ -513,8 +536,8 @@ fn row_element(
     let bars = row
         .bars
         .iter()
-        .map(|b| {
-            let title = b.title.clone();
+        .zip(titles)
+        .map(|(b, title)| {
             let pick = title.clone();
             let on_bar = move |_| {
                 if !dragged.get_untracked() {
@@ -535,7 +558,7 @@ fn row_element(
             });
             view! {
                 <rect
-                    class=format!("bar {}{}", b.kind.css_class(), if b.open_end { " open-end" } else { "" })
+                    class=format!("bar {}{}", b.classes(), if b.open_end { " open-end" } else { "" })
                     x=b.x
                     y=bar_y
                     width=b.width
