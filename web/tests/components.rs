@@ -302,3 +302,98 @@ async fn a_longer_plan_fills_the_chart_body_it_grows() {
     let rows = all(&host, "g.row").len() as f64;
     assert!(rows * 22.0 >= shown, "{rows} rows for {shown} px");
 }
+
+const GKE: &str = r#"name: gke-form
+start: 2026-11-23T09:00:00Z
+clusters:
+  - name: test-1
+    fleet: testing
+    version: {controlPlane: 1.31.5-gke.100, node: 1.31.5-gke.100}
+    releaseChannel: REGULAR
+    maintenance: {window: {daily: "22:00"}}
+  - name: prod-us
+    fleet: production
+    labels: {prod-region: us-west1}
+    version: {controlPlane: 1.31.5-gke.100}
+    releaseChannel: REGULAR
+strategy:
+  kind: gke-rollout-sequence
+  name: bank-sequence
+  stages:
+    - {fleetProjects: [projects/testing], soakDuration: 3d}
+    - fleetProjects: [projects/production]
+      labelSelector: resource.labels['prod-region'] == 'us-west1'
+      soakDuration: 3d
+    - {fleetProjects: [projects/production], soakDuration: 1d}
+  versions:
+    - {version: 1.32.1-gke.200}
+"#;
+
+fn input(host: &Element, selector: &str) -> web_sys::HtmlInputElement {
+    host.query_selector(selector)
+        .unwrap()
+        .unwrap_or_else(|| panic!("no {selector}"))
+        .unchecked_into()
+}
+
+fn yaml_text(host: &Element) -> String {
+    input(host, "[data-testid=yaml]")
+        .unchecked_into::<HtmlTextAreaElement>()
+        .value()
+}
+
+#[wasm_bindgen_test]
+async fn the_gke_form_edits_stages_windows_and_versions() {
+    let host = mount(GKE, false);
+    sleep(50).await;
+    fire(
+        &host
+            .query_selector("[data-testid=tab-form]")
+            .unwrap()
+            .unwrap(),
+        "click",
+    );
+    sleep(50).await;
+    assert_eq!(all(&host, "[data-testid=gke-stage]").len(), 3);
+    assert_eq!(all(&host, "[data-testid=version-event]").len(), 1);
+    assert_eq!(all(&host, "[data-testid=gke-cluster]").len(), 2);
+    // The selector is shown as written; the soak is editable and lands in the text.
+    assert_eq!(
+        input(&host, "[data-testid=gke-stage]:nth-child(2) input.selector").value(),
+        "resource.labels['prod-region'] == 'us-west1'"
+    );
+    let soak = input(&host, "[data-testid=gke-stage]:nth-child(1) input.soak");
+    soak.set_value("4d");
+    fire(&soak, "change");
+    sleep(100).await;
+    assert!(
+        yaml_text(&host).contains("soakDuration: 4d"),
+        "{}",
+        yaml_text(&host)
+    );
+    // A Saturday-only window on prod-us, written as a recurring window with its RRULE.
+    let window = input(&host, "[data-testid=gke-cluster]:nth-child(2) input.window");
+    window.set_value("2026-11-28T02:00:00Z 2026-11-28T06:00:00Z FREQ=WEEKLY;BYDAY=SA");
+    fire(&window, "change");
+    sleep(100).await;
+    let text = yaml_text(&host);
+    assert!(text.contains("FREQ=WEEKLY;BYDAY=SA"), "{text}");
+    // A badly formed window is refused with the reason, and the text stays as it was.
+    let window = input(&host, "[data-testid=gke-cluster]:nth-child(2) input.window");
+    window.set_value("whenever");
+    fire(&window, "change");
+    sleep(100).await;
+    assert_eq!(yaml_text(&host), text);
+    let problem = host.query_selector(".form-problem").unwrap().unwrap();
+    assert!(problem.text_content().unwrap().contains("is not a window"));
+    // Another version released later.
+    fire(
+        &all(&host, "fieldset button")
+            .into_iter()
+            .find(|b| b.text_content().as_deref() == Some("+ Add version"))
+            .unwrap(),
+        "click",
+    );
+    sleep(100).await;
+    assert_eq!(all(&host, "[data-testid=version-event]").len(), 2);
+}
