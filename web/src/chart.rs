@@ -546,7 +546,9 @@ pub fn GanttChart(
 const AVAILABILITY_HEIGHT: f64 = 90.0;
 
 /// A rolling update's available-cluster samples, its budget (N − maxUnavailable) and N.
-pub fn availability_of(plan: &Plan) -> Option<(Vec<(Time, usize)>, usize, usize)> {
+pub type AvailabilitySamples = (Vec<(Time, usize)>, usize, usize);
+
+pub fn availability_of(plan: &Plan) -> Option<AvailabilitySamples> {
     let _ = plan.rolling.as_ref()?;
     None
 }
