@@ -160,6 +160,8 @@ pub struct Chart {
     pub weekends: Vec<Span>,
     pub start_x: f64,
     pub end_x: Option<f64>,
+    /// The plan's [`versions`]: bar `version` indexes into it.
+    pub versions: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -187,6 +189,9 @@ pub struct Bar {
     pub kind: BarKind,
     /// Short text drawn on the bar when it is wide enough.
     pub label: String,
+    /// The tooltip: exact times and the reason. Filled by [`layout`]; empty from [`layout_untitled`],
+    /// whose callers write it with [`title`] for the rows they show.
+    pub title: String,
     /// The phase's own times (unclipped), for [`title`].
     pub start: Time,
     pub end: Option<Time>,
@@ -406,8 +411,22 @@ pub struct Span {
     pub width: f64,
 }
 
-/// Lays out every row of the plan for `view`; bars outside the view's time window are left out.
+/// Lays out every row of the plan for `view`, tooltips included; bars outside the view's time window
+/// are left out.
 pub fn layout(plan: &Plan, view: &View) -> Chart {
+    let mut chart = layout_untitled(plan, view);
+    for row in &mut chart.rows {
+        let titles: Vec<String> = row.bars.iter().map(|b| title(plan, row, b)).collect();
+        for (b, t) in row.bars.iter_mut().zip(titles) {
+            b.title = t;
+        }
+    }
+    chart
+}
+
+/// [`layout`] without the tooltips: what an interactive chart lays out on every zoom, writing tooltips
+/// only for the rows it puts on screen.
+pub fn layout_untitled(plan: &Plan, view: &View) -> Chart {
     let mut rows = Vec::new();
     let h = if view.row_height.is_finite() && view.row_height > 1.0 {
         view.row_height
@@ -493,6 +512,7 @@ pub fn layout(plan: &Plan, view: &View) -> Chart {
         weekends: weekends(view),
         start_x: view.x_at(plan.start),
         end_x: plan.end.map(|e| view.x_at(e)),
+        versions,
     }
 }
 
@@ -521,6 +541,7 @@ fn bar(view: &View, kind: BarKind, start: Time, end: Option<Time>) -> Option<Bar
         width: (x1 - x0).max(1.0),
         kind,
         label: String::new(),
+        title: String::new(),
         start,
         end,
         phase: None,
@@ -832,7 +853,7 @@ pub const AXIS_HEIGHT: f64 = 40.0;
 const LEGEND_HEIGHT: f64 = 24.0;
 
 /// A standalone SVG document of the whole chart (every row), with styles inline, for export.
-pub fn svg(plan: &Plan, chart: &Chart, label_width: f64) -> String {
+pub fn svg(chart: &Chart, label_width: f64) -> String {
     let lw = if label_width.is_finite() {
         label_width.max(0.0)
     } else {
@@ -908,7 +929,7 @@ pub fn svg(plan: &Plan, chart: &Chart, label_width: f64) -> String {
                 b.classes(),
                 b.x,
                 b.width,
-                xml_escape(&title(plan, row, b))
+                xml_escape(&b.title)
             );
             if !b.label.is_empty() && b.width > 7.0 * b.label.len() as f64 && bh >= 9.0 {
                 let _ = write!(
@@ -924,7 +945,7 @@ pub fn svg(plan: &Plan, chart: &Chart, label_width: f64) -> String {
     }
     let ly = AXIS_HEIGHT + chart.height + 16.0;
     let mut lx = 4.0;
-    let versions = versions(plan);
+    let versions = &chart.versions;
     let entries = BarKind::used(chart)
         .into_iter()
         .map(|k| (k.css_class().to_string(), k.legend().to_string()))
@@ -1148,7 +1169,7 @@ mod tests {
     fn svg_export_escapes_names() {
         let mut plan = staged_plan();
         plan.stages[0].clusters[0].name = "<script>alert(1)</script>".into();
-        let text = svg(&plan, &layout(&plan, &View::fit(&plan, 800.0)), 160.0);
+        let text = svg(&layout(&plan, &View::fit(&plan, 800.0)), 160.0);
         assert!(!text.contains("<script>"));
         assert!(text.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
         assert!(text.starts_with("<svg") && text.ends_with("</svg>"));
@@ -1236,10 +1257,16 @@ mod tests {
             "member1: waiting for a maintenance window: window-wait (version 1.31.2): \
              2026-11-23T09:00:00Z → 2026-11-23T10:00:00Z (1h); window opens at 10:00"
         );
+        assert_eq!(row.bars[0].title, t, "layout writes the tooltips");
+        let bare = layout_untitled(&plan, &View::fit(&plan, 1000.0));
+        assert!(bare
+            .rows
+            .iter()
+            .all(|r| r.bars.iter().all(|b| b.title.is_empty())));
         let used = BarKind::used(&chart);
         assert!(used.contains(&BarKind::WindowWait) && used.contains(&BarKind::Node));
         assert!(!used.contains(&BarKind::Remove));
-        let text = svg(&plan, &chart, 160.0);
+        let text = svg(&chart, 160.0);
         assert!(text.contains("url(#hatch-window)") && text.contains("version 1.32.0"));
     }
 

@@ -115,7 +115,7 @@ pub fn GanttChart(
         plan.with(|p| {
             p.as_ref().map(|p| Laid {
                 generation: GENERATION.fetch_add(1, Ordering::Relaxed),
-                chart: Arc::new(gantt::layout(p, &v)),
+                chart: Arc::new(gantt::layout_untitled(p, &v)),
             })
         })
     });
@@ -412,7 +412,11 @@ pub fn GanttChart(
                 .map(|l| BarKind::used(&l.chart))
                 .unwrap_or_default()
         });
-        let versions = plan.with(|p| p.as_ref().map(|p| gantt::versions(p)).unwrap_or_default());
+        let versions = laid.with(|l| {
+            l.as_ref()
+                .map(|l| l.chart.versions.clone())
+                .unwrap_or_default()
+        });
         let kinds = kinds.into_iter().map(|k| {
             view! {
                 <li><svg width="14" height="10" aria-hidden="true"><rect class=k.css_class() x="0" y="0" width="14" height="10" /></svg>

@@ -77,7 +77,7 @@ pub fn file_stem(plan: Option<&Plan>) -> String {
 /// The whole run laid out for export, and its standalone SVG.
 pub fn chart_svg(plan: &Plan) -> (String, f64, f64) {
     let chart = gantt::layout(plan, &View::fit(plan, EXPORT_WIDTH));
-    let svg = gantt::svg(plan, &chart, LABEL_WIDTH);
+    let svg = gantt::svg(&chart, LABEL_WIDTH);
     // The document's own size, as `gantt::svg` wrote it on its root element.
     let size = |attr: &str| {
         svg.split_once(&format!("{attr}=\""))
