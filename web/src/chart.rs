@@ -553,8 +553,9 @@ const AVAILABILITY_HEIGHT: f64 = 90.0;
 pub type AvailabilitySamples = (Vec<(Time, usize)>, usize, usize);
 
 pub fn availability_of(plan: &Plan) -> Option<AvailabilitySamples> {
-    let _ = plan.rolling.as_ref()?;
-    None
+    let r = plan.rolling.as_ref()?;
+    let samples = r.availability.iter().map(|a| (a.at, a.available)).collect();
+    Some((samples, r.min_available, r.target))
 }
 
 /// The height of the chart body that can show rows: its own, but never more than the window's, so the

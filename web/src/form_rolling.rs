@@ -5,10 +5,11 @@ use std::sync::Arc;
 
 use fleetplan::model::{LabelSelector, Placement, Scenario, Strategy};
 use fleetplan::plan::Plan;
+use fleetplan::rolling::model::{PlacedResource, RollingRun};
 use fleetplan::selector;
 use leptos::prelude::*;
 
-use crate::form::{field, labelled, Edit, OnText};
+use crate::form::{failures, field, labelled, parse_concurrency, Edit, OnText};
 use crate::form_gke::list;
 
 fn placement(s: &mut Scenario) -> Result<&mut Placement, String> {
@@ -22,6 +23,53 @@ fn placement(s: &mut Scenario) -> Result<&mut Placement, String> {
 fn placement_field(edit: &Edit, set: fn(&mut Placement, &str) -> Result<(), String>) -> OnText {
     let e = edit.clone();
     Arc::new(move |v| e(&|s| set(placement(s)?, &v)))
+}
+
+fn run_mut(s: &mut Scenario) -> Result<&mut RollingRun, String> {
+    match &mut s.strategy {
+        Strategy::KubefleetRolling(r) => Ok(r),
+        other => Err(format!("`{}` is not a rolling update", other.kind())),
+    }
+}
+
+fn run_field(edit: &Edit, set: fn(&mut RollingRun, &str) -> Result<(), String>) -> OnText {
+    let e = edit.clone();
+    Arc::new(move |v| e(&|s| set(run_mut(s)?, &v)))
+}
+
+/// `Deployment, Service/LoadBalancer, ConfigMap` → placed resources (a Service's type after a slash).
+pub fn parse_resources(text: &str) -> Vec<PlacedResource> {
+    list(text)
+        .into_iter()
+        .map(|r| match r.split_once('/') {
+            Some((k, t)) => PlacedResource {
+                kind: k.trim().to_string(),
+                service_type: Some(t.trim().to_string()).filter(|t| !t.is_empty()),
+            },
+            None => PlacedResource {
+                kind: r,
+                service_type: None,
+            },
+        })
+        .collect()
+}
+
+pub fn resources_text(r: &[PlacedResource]) -> String {
+    r.iter()
+        .map(|r| match &r.service_type {
+            Some(t) => format!("{}/{t}", r.kind),
+            None => r.kind.clone(),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn int_or_string_text(v: &Option<fleetplan::model::IntOrString>) -> String {
+    match v {
+        Some(fleetplan::model::IntOrString::Int(n)) => n.to_string(),
+        Some(fleetplan::model::IntOrString::Str(s)) => s.clone(),
+        None => String::new(),
+    }
 }
 
 /// `env=prod; env=staging` → the affinity's ORed cluster selector terms (kubectl selector syntax each).
@@ -73,6 +121,73 @@ pub fn rolling_view(s: &Scenario, plan: Option<&Plan>, edit: &Edit) -> AnyView {
         p.affinity = parse_affinity(v)?;
         Ok(())
     });
+    let ru = &run.rolling_update;
+    let set_unavailable = run_field(edit, |r, v| {
+        r.rolling_update.max_unavailable = parse_concurrency(v);
+        Ok(())
+    });
+    let set_surge = run_field(edit, |r, v| {
+        r.rolling_update.max_surge = parse_concurrency(v);
+        Ok(())
+    });
+    let set_period = run_field(edit, |r, v| {
+        r.rolling_update.unavailable_period_seconds = if v.trim().is_empty() {
+            None
+        } else {
+            Some(
+                v.trim()
+                    .parse()
+                    .map_err(|_| format!("`{}` is not a whole number of seconds", v.trim()))?,
+            )
+        };
+        Ok(())
+    });
+    let set_resources = run_field(edit, |r, v| {
+        r.resources = parse_resources(v);
+        Ok(())
+    });
+    let set_update = run_field(edit, |r, v| {
+        r.change.update = match v.trim() {
+            "yes" | "true" | "" => true,
+            "no" | "false" => false,
+            other => return Err(format!("`{other}`: answer yes or no")),
+        };
+        Ok(())
+    });
+    let set_from = run_field(edit, |r, v| {
+        r.change.from = if v.trim().is_empty() {
+            None
+        } else {
+            let mut from = r.change.from.clone().unwrap_or_else(|| r.placement.clone());
+            from.affinity = parse_affinity(v)?;
+            Some(from)
+        };
+        Ok(())
+    });
+    let set_failed = run_field(edit, |r, v| {
+        r.change.failed_to_apply = list(v);
+        Ok(())
+    });
+    let e = edit.clone();
+    let set_failing: OnText = Arc::new(move |v| {
+        e(&|s| {
+            s.assumptions.failures = failures(&s.assumptions.failures, &v);
+            Ok(())
+        })
+    });
+    let failing = s
+        .assumptions
+        .failures
+        .iter()
+        .map(|f| f.cluster.clone())
+        .collect::<Vec<_>>()
+        .join(", ");
+    let from_text = run
+        .change
+        .from
+        .as_ref()
+        .map(|f| affinity_text(&f.affinity))
+        .unwrap_or_default();
     let picked = plan.map_or_else(
         || "not planned yet".to_string(),
         |p| {
@@ -96,6 +211,20 @@ pub fn rolling_view(s: &Scenario, plan: Option<&Plan>, edit: &Edit) -> AnyView {
             {labelled("Cluster names (PickFixed)", field("cluster names", p.cluster_names.join(", "), 24, "member1, member2", "", set_names))}
             {labelled("Required affinity", field("affinity selector", affinity_text(&p.affinity), 24, "loc=east; env=prod (terms ORed)", "", set_affinity))}
             <p class="selects" data-testid="selects">{picked}</p>
+        </fieldset>
+        <fieldset class="form-group" data-testid="rolling-update-form">
+            <legend>"Rolling update"</legend>
+            {labelled("maxUnavailable", field("max unavailable", int_or_string_text(&ru.max_unavailable), 5, "25%", "max-unavailable", set_unavailable))}
+            {labelled("maxSurge", field("max surge", int_or_string_text(&ru.max_surge), 5, "25%", "max-surge", set_surge))}
+            {labelled("unavailablePeriodSeconds", field("unavailable period seconds", ru.unavailable_period_seconds.map(|n| n.to_string()).unwrap_or_default(), 5, "60", "", set_period))}
+            {labelled("Resources", field("resource kinds", resources_text(&run.resources), 28, "Deployment, Service/LoadBalancer, ConfigMap", "", set_resources))}
+        </fieldset>
+        <fieldset class="form-group">
+            <legend>"The change"</legend>
+            {labelled("New resources (in-place update)", field("in-place update", if run.change.update { "yes" } else { "no" }.to_string(), 4, "yes", "", set_update))}
+            {labelled("Placement before (affinity)", field("affinity before the change", from_text, 24, "loc=west (empty: unchanged)", "from-affinity", set_from))}
+            {labelled("Failed to apply before", field("failed to apply", run.change.failed_to_apply.join(", "), 20, "member2", "", set_failed))}
+            {labelled("Never become available", field("failing clusters", failing, 20, "member1", "failing", set_failing))}
         </fieldset>
     }
     .into_any()

@@ -547,6 +547,7 @@ fn Summary(analysis: Memo<Analysis>, replan_ms: StoredValue<f64>) -> impl IntoVi
                         <div><dt>"total"</dt><dd data-testid="plan-duration">{duration}</dd></div>
                         <div><dt>"clusters updated"</dt><dd>{format!("{} of {}", p.summary.clusters_updated, p.summary.clusters)}</dd></div>
                     </dl>
+                    <ul class="kind-lines">{kind_lines(&p).into_iter().map(|(id, t)| view! { <li data-testid=id>{t}</li> }).collect_view()}</ul>
                     <ol class="etas" aria-label="end of each stage">{etas}</ol>
                     {runs_note.map(|n| view! { <p class="note">{n}</p> })}
                 </div>
@@ -554,6 +555,84 @@ fn Summary(analysis: Memo<Analysis>, replan_ms: StoredValue<f64>) -> impl IntoVi
             .into_any()
         })
     }
+}
+
+/// What only this kind of plan can say: when each version reaches every cluster of each fleet (GKE);
+/// the stall, or the end and the fewest available clusters (rolling). `(testid, text)` per line.
+pub fn kind_lines(p: &Plan) -> Vec<(&'static str, String)> {
+    let mut out = Vec::new();
+    for v in &p.summary.version_reach {
+        let what = match v.upgrade_type {
+            "node" => "node version",
+            _ => "version",
+        };
+        out.push((
+            "version-reach",
+            match v.at {
+                Some(t) => format!(
+                    "{what} {} reaches every cluster of fleet {} ({}) at {}",
+                    v.version,
+                    v.fleet,
+                    v.clusters,
+                    human_time(t)
+                ),
+                None => format!(
+                    "{what} {} never reaches every cluster of fleet {}",
+                    v.version, v.fleet
+                ),
+            },
+        ));
+    }
+    if let Some(g) = &p.gke {
+        let mut reasons: Vec<(&str, Vec<&str>)> = Vec::new();
+        for s in &g.skipped {
+            match reasons.iter_mut().find(|(r, _)| *r == s.reason) {
+                Some((_, names)) if !names.contains(&s.cluster.as_str()) => names.push(&s.cluster),
+                Some(_) => {}
+                None => reasons.push((s.reason, vec![&s.cluster])),
+            }
+        }
+        for (reason, names) in reasons {
+            out.push((
+                "skipped",
+                format!("skipped ({reason}): {}", names.join(", ")),
+            ));
+        }
+    }
+    if let Some(r) = &p.rolling {
+        match &r.stall {
+            Some(s) => out.push((
+                "stall",
+                format!(
+                    "stalls from {}: {} wait forever: {}",
+                    human_time(s.at),
+                    s.waiting.join(", "),
+                    s.reason
+                ),
+            )),
+            None => out.push((
+                "rolling-end",
+                match p.end {
+                    Some(e) => format!("every cluster is rolled at {}", human_time(e)),
+                    None => "the rollout does not finish".to_string(),
+                },
+            )),
+        }
+        let lowest = r
+            .availability
+            .iter()
+            .map(|a| a.available)
+            .min()
+            .unwrap_or(r.target);
+        out.push((
+            "min-available",
+            format!(
+                "fewest available clusters: {lowest} of {} (budget: at least {} = N − maxUnavailable {})",
+                r.target, r.min_available, r.max_unavailable
+            ),
+        ));
+    }
+    out
 }
 
 /// Embed mode's one-line caption: what the chart is, when it ends, and a way into the full app.
