@@ -29,8 +29,16 @@ fn scenario_text(scenario: &JsValue) -> Result<String, JsValue> {
 pub fn plan_js(scenario: JsValue) -> Result<JsValue, JsValue> {
     let text = scenario_text(&scenario)?;
     let a = analysis::analyse(&text, None);
-    let out = serde_json::json!({ "plan": a.plan.as_deref(), "diagnostics": a.diagnostics });
-    js_sys::JSON::parse(&out.to_string())
+    // Through the same pretty serializer as the JSON export: a second serializer (a `json!` value)
+    // would add another copy of the whole plan's serialization code to the bundle.
+    let plan = a
+        .plan
+        .as_deref()
+        .map_or_else(|| "null".to_string(), fleetplan::export::json);
+    let diagnostics = serde_json::to_string_pretty(&a.diagnostics).unwrap_or_else(|_| "[]".into());
+    js_sys::JSON::parse(&format!(
+        "{{\"plan\":{plan},\"diagnostics\":{diagnostics}}}"
+    ))
 }
 
 /// Draws the read-only chart of a scenario into `element` (as embed mode does). Give the element a height.

@@ -58,6 +58,9 @@ pub fn GanttChart(
     /// Embedded in an iframe: the body fills the frame's height.
     #[prop(optional)]
     embed: bool,
+    /// A time window to fit instead of this plan's own: two charts compared side by side share one.
+    #[prop(optional, into)]
+    span: Option<Signal<Option<(Time, Time)>>>,
 ) -> impl IntoView {
     let body_ref = NodeRef::<html::Div>::new();
     // Width of the time area and the scroll state of the body, measured from the DOM.
@@ -99,8 +102,13 @@ pub fn GanttChart(
         plan.with(|p| {
             p.as_ref().map(|p| {
                 let key = plan_key(p);
-                let base = match user_view.get() {
-                    Some((k, v)) if k == key => View { width: w, ..v },
+                let base = match (user_view.get(), span.and_then(|s| s.get())) {
+                    (Some((k, v)), _) if k == key => View { width: w, ..v },
+                    (_, Some((start, end))) => View {
+                        start,
+                        end,
+                        ..View::fit(p, w)
+                    },
                     _ => View::fit(p, w),
                 };
                 View {
