@@ -15,7 +15,8 @@ fi
 for wasm in "$TRUNK_STAGING_DIR"/*.wasm; do
     [ -e "$wasm" ] || continue
     # The features rustc enables by default for wasm32-unknown-unknown; wasm-opt must accept them all.
-    "$opt" -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+    # --flatten --rereloop before two -Oz rounds: about 2 KB less gzip than -Oz alone, for ~40 s.
+    "$opt" --flatten --rereloop -Oz -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
         --enable-mutable-globals --enable-reference-types --enable-multivalue \
         "$wasm" -o "$wasm.opt"
     mv "$wasm.opt" "$wasm"

@@ -756,6 +756,13 @@ fn axis(view: &View) -> Axis {
         m = m.plus(Duration(major_step));
         guard += 1;
     }
+    // The period under way is labelled at the left edge; when the next period starts too close for
+    // both labels (about 6.5 px a character), the next one's label wins.
+    if let [first, second, ..] = axis.major.as_slice() {
+        if second.x - first.x < 6.5 * first.label.len() as f64 + 8.0 {
+            axis.major.remove(0);
+        }
+    }
     axis
 }
 
@@ -998,7 +1005,7 @@ pub fn version_class(v: Option<u8>) -> &'static str {
 /// Hatch patterns for window and exclusion waits (the web app's chart defines the same ids).
 pub const SVG_DEFS: &str = r##"<defs><pattern id="hatch-window" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" fill="#f3e3b8"/><rect width="2.5" height="6" fill="#c99a2e"/></pattern><pattern id="hatch-exclusion" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(-45)"><rect width="6" height="6" fill="#f4cccc"/><rect width="2.5" height="6" fill="#b33a3a"/></pattern></defs>"##;
 
-const SVG_STYLE: &str = "<style>.bg{fill:#fff}.weekend{fill:#f1f1f4}.grid{stroke:#e3e3e8}.start{stroke:#222;stroke-dasharray:3 2}.axis-major{font-weight:bold}.label-stage{font-weight:bold}.bar-updating{fill:#3b73c4}.bar-before-approval{fill:#e8a33d}.bar-after-approval{fill:#d9822b}.bar-timed-wait{fill:#8e6cc2}.bar-stopped{fill:#9a9a9a}.bar-cluster{fill:#5a9bd8}.bar-cluster-failed{fill:#c8423b}.bar-cluster-untracked{fill:#b9c4d0}.bar-label{fill:#fff;font-size:10px}.bar-control-plane{fill:#2f6fb5}.bar-node{fill:#2f6fb5;fill-opacity:.6}.bar-window-wait{fill:url(#hatch-window)}.bar-exclusion-wait{fill:url(#hatch-exclusion)}.bar-soaking{fill:#8e6cc2;fill-opacity:.35}.bar-forced-soaking{fill:#a04d9e;fill-opacity:.35;stroke:#a04d9e;stroke-dasharray:3 2}.bar-remove{fill:#c8423b;fill-opacity:.8}.bar-update{fill:#3b73c4}.bar-add{fill:#3a9a5b}.bar-availability-wait{fill:#e8a33d;fill-opacity:.8}.v0{fill:#2f6fb5}.v1{fill:#d2691e}.v2{fill:#2e8b57}.v3{fill:#8b3a8b}.v4{fill:#b8860b}.v5{fill:#5f6b7a}</style>";
+const SVG_STYLE: &str = "<style>.bg{fill:#fff}.weekend{fill:#f1f1f4}.grid{stroke:#e3e3e8}.start{stroke:#222;stroke-dasharray:3 2}.axis-major{font-weight:bold}.label-stage{font-weight:bold}.bar-updating{fill:#3b73c4}.bar-before-approval{fill:#e8a33d}.bar-after-approval{fill:#d9822b}.bar-timed-wait{fill:#8e6cc2}.bar-stopped{fill:#9a9a9a}.bar-cluster{fill:#5a9bd8}.bar-cluster-failed{fill:#c8423b}.bar-cluster-untracked{fill:#b9c4d0}.bar-label{fill:#fff;font-size:10px}.bar-control-plane{fill:#2f6fb5}.bar-node{fill:#2f6fb5;fill-opacity:.6}.bar-window-wait{fill:url(#hatch-window)}.bar-exclusion-wait{fill:url(#hatch-exclusion)}.bar-soaking{fill:#8e6cc2;fill-opacity:.35}.bar-forced-soaking{fill:#a04d9e;fill-opacity:.35;stroke:#a04d9e;stroke-dasharray:3 2}.bar-remove{fill:#c8423b;fill-opacity:.8}.bar-update{fill:#2a8c9c}.bar-add{fill:#3a9a5b}.bar-availability-wait{fill:#e8a33d;fill-opacity:.8}.v0{fill:#2f6fb5}.v1{fill:#d2691e}.v2{fill:#2e8b57}.v3{fill:#8b3a8b}.v4{fill:#b8860b}.v5{fill:#5f6b7a}</style>";
 
 #[cfg(test)]
 mod tests {
@@ -1135,6 +1142,15 @@ mod tests {
             .major
             .iter()
             .any(|t| t.label.starts_with("week of")));
+        assert!(
+            chart
+                .axis
+                .major
+                .windows(2)
+                .all(|w| w[1].x - w[0].x >= 6.5 * w[0].label.len() as f64),
+            "major labels never overlap: {:?}",
+            chart.axis.major
+        );
         // Monday 23 Nov 09:00 + 30 days reaches Wednesday 23 Dec: four weekends.
         assert_eq!(chart.weekends.len(), 4, "{:?}", chart.weekends);
     }

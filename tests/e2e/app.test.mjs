@@ -404,3 +404,108 @@ test("the gallery opens real KubeFleet objects, which plan like the scenario the
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+/** Opens a built-in example from the gallery and waits for its chart. */
+async function openExample(page, name) {
+  await page.selectOption('[data-testid="examples"]', name);
+  await page.waitForFunction(
+    (n) => document.querySelector('[data-testid="summary"] .run-name') && document.querySelector("svg.rows rect.bar"),
+    name,
+  );
+}
+
+/** x extents of the bars matching `selector`, from their SVG attributes. */
+async function extents(page, selector) {
+  return page.locator(selector).evaluateAll((els) =>
+    els.map((e) => [Number(e.getAttribute("x")), Number(e.getAttribute("x")) + Number(e.getAttribute("width"))]),
+  );
+}
+
+test("GKE: the bank's five stages, soaks, control-plane and node bars, hatched window waits, version reach", async () => {
+  const { context, page, errors } = await newPage();
+  await page.goto(base);
+  await page.locator("svg.rows rect.bar").first().waitFor();
+  await openExample(page, "gke-bank");
+  await page.locator("rect.bar-control-plane").first().waitFor();
+  const stages = await page.locator("g.row-stage text.label").allTextContents();
+  assert.equal(stages.length, 5, stages.join(" | "));
+  for (const kind of ["control-plane", "node", "soaking", "window-wait"]) {
+    assert.ok((await page.locator(`rect.bar-${kind}`).count()) > 0, `no ${kind} bars`);
+  }
+  // Window waits are hatched: their fill is the SVG pattern, not a colour.
+  const fill = await page.locator("rect.bar-window-wait").first().evaluate((e) => getComputedStyle(e).fill);
+  assert.match(fill, /url\(.*#hatch-window/);
+  // Control plane and nodes of one cluster overlap: they share the row in two lanes.
+  const lanes = await page.locator('g.row-cluster[data-row="prod-west-1"] rect.bar-node').evaluateAll((els) => els.map((e) => Number(e.getAttribute("height"))));
+  assert.ok(lanes.length > 0);
+  // The summary answers "when does the version reach every production cluster?".
+  const reach = await page.locator('[data-testid="version-reach"]').allTextContents();
+  assert.ok(reach.some((t) => /1\.31\.5-gke\.1200000 reaches every cluster of fleet production \(6\) at Sat 12 Dec 2026/.test(t)), reach.join("\n"));
+  // prod-east-2 opens its window on Saturdays only: it waits, hatched, until a Saturday.
+  const wait = page.locator('g.row-cluster[data-row="prod-east-2"] rect.bar-window-wait').first();
+  await wait.waitFor();
+  const title = await wait.locator("title").textContent();
+  const until = title.match(/→ (\S+)/)[1];
+  assert.equal(new Date(until).getUTCDay(), 6, `prod-east-2 waits until ${until}`);
+  await page.screenshot({ path: path.join(out, "gke-bank.png"), fullPage: true });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("GKE: a second version released mid-rollout pipelines behind the first", async () => {
+  const { context, page, errors } = await newPage();
+  await page.goto(base);
+  await page.locator("svg.rows rect.bar").first().waitFor();
+  await openExample(page, "gke-pipelining");
+  await page.locator("rect.bar-control-plane.v1").first().waitFor();
+  assert.equal(await page.locator('[data-testid="legend-version"]').count(), 2);
+  // The first stage starts the second version (v1) while a later stage still runs the first (v0).
+  const v0 = await extents(page, 'g.row-stage rect.v0:not(.bar-soaking)');
+  const v1 = await extents(page, 'g.row-stage rect.v1:not(.bar-soaking)');
+  const lastV0End = Math.max(...v0.map((e) => e[1]));
+  const firstV1Start = Math.min(...v1.map((e) => e[0]));
+  assert.ok(firstV1Start < lastV0End, `v1 starts at x=${firstV1Start}, v0 ends at x=${lastV0End}`);
+  await page.screenshot({ path: path.join(out, "gke-pipelining.png"), fullPage: true });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("rolling updates: the bad image stalls; moving west to east never breaks the availability budget", async () => {
+  const { context, page, errors } = await newPage();
+  await page.goto(base);
+  await page.locator("svg.rows rect.bar").first().waitFor();
+  await openExample(page, "rolling-bad-image");
+  const stall = page.locator('[data-testid="stall"]');
+  await stall.waitFor();
+  assert.match(await stall.textContent(), /wait forever/);
+  assert.equal(await endTime(page), "never");
+  const strip = page.locator('[data-testid="availability"]');
+  await strip.waitFor();
+  assert.ok(Number(await strip.getAttribute("data-lowest")) >= Number(await strip.getAttribute("data-budget")));
+  await page.screenshot({ path: path.join(out, "rolling-bad-image.png"), fullPage: true });
+
+  await openExample(page, "rolling-move-west-east");
+  await page.waitForFunction(() => !document.querySelector('[data-testid="stall"]'));
+  assert.notEqual(await endTime(page), "never");
+  await strip.waitFor();
+  const lowest = Number(await strip.getAttribute("data-lowest"));
+  const budget = Number(await strip.getAttribute("data-budget"));
+  assert.ok(lowest >= budget, `lowest ${lowest} under the budget ${budget}`);
+  // Drawn: the line's every point lies on or above the budget line (smaller y is higher).
+  const ok = await strip.evaluate((svg) => {
+    const budgetY = Number(svg.querySelector(".avail-budget").getAttribute("y1"));
+    const pts = svg.querySelector(".avail-line").getAttribute("points").trim().split(/\s+/);
+    return pts.every((p) => Number(p.split(",")[1]) <= budgetY + 0.01);
+  });
+  assert.ok(ok, "the availability line dips under the budget");
+  for (const kind of ["remove", "add"]) {
+    assert.ok((await page.locator(`rect.bar-${kind}`).count()) > 0, `no ${kind} bars`);
+  }
+  await page.screenshot({ path: path.join(out, "rolling-move.png"), fullPage: true });
+  // The form edits the rolling update's settings.
+  await page.locator('[data-testid="tab-form"]').click();
+  await page.locator('[data-testid="rolling-update-form"] input.max-surge').waitFor();
+  await page.screenshot({ path: path.join(out, "rolling-form.png"), fullPage: true });
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -507,6 +507,7 @@ pub fn GanttChart(
                     })}
                 </svg>
             </div>
+            {avail_view}
             <div class="playback" data-testid="playback">
                 <button
                     data-testid="play"
@@ -542,7 +543,6 @@ pub fn GanttChart(
                     <button on:click=move |_| { stop(); cursor.set(None); }>"Clear"</button>
                 </Show>
             </div>
-            {avail_view}
             {move || snapshot.get().map(|s| snapshot_view(&s))}
             <div class="chart-foot">
                 <p class="selection" data-testid="selection">
@@ -555,7 +555,7 @@ pub fn GanttChart(
 }
 
 /// Height of the availability strip under a rolling update's chart, px.
-const AVAILABILITY_HEIGHT: f64 = 90.0;
+const AVAILABILITY_HEIGHT: f64 = 72.0;
 
 /// A rolling update's available-cluster samples, its budget (N − maxUnavailable) and N.
 pub type AvailabilitySamples = (Vec<(Time, usize)>, usize, usize);

@@ -561,26 +561,47 @@ fn Summary(analysis: Memo<Analysis>, replan_ms: StoredValue<f64>) -> impl IntoVi
 /// the stall, or the end and the fewest available clusters (rolling). `(testid, text)` per line.
 pub fn kind_lines(p: &Plan) -> Vec<(&'static str, String)> {
     let mut out = Vec::new();
-    for v in &p.summary.version_reach {
-        let what = match v.upgrade_type {
-            "node" => "node version",
-            _ => "version",
-        };
+    // One line per version and fleet: the control planes' time, with the nodes' after it.
+    let reach = &p.summary.version_reach;
+    for v in reach.iter().filter(|v| v.upgrade_type != "node") {
+        let when = |t: Option<Time>| t.map_or_else(|| "never".to_string(), human_time);
+        let nodes = reach
+            .iter()
+            .find(|n| n.upgrade_type == "node" && n.version == v.version && n.fleet == v.fleet)
+            .map(|n| format!(" (nodes: {})", when(n.at)))
+            .unwrap_or_default();
         out.push((
             "version-reach",
             match v.at {
                 Some(t) => format!(
-                    "{what} {} reaches every cluster of fleet {} ({}) at {}",
+                    "version {} reaches every cluster of fleet {} ({}) at {}{nodes}",
                     v.version,
                     v.fleet,
                     v.clusters,
                     human_time(t)
                 ),
                 None => format!(
-                    "{what} {} never reaches every cluster of fleet {}",
+                    "version {} never reaches every cluster of fleet {}{nodes}",
                     v.version, v.fleet
                 ),
             },
+        ));
+    }
+    // Node-only releases have no control-plane line to ride on.
+    for n in reach.iter().filter(|n| {
+        n.upgrade_type == "node"
+            && !reach
+                .iter()
+                .any(|v| v.upgrade_type != "node" && v.version == n.version && v.fleet == n.fleet)
+    }) {
+        out.push((
+            "version-reach",
+            format!(
+                "node version {} reaches every cluster of fleet {} at {}",
+                n.version,
+                n.fleet,
+                n.at.map_or_else(|| "never".to_string(), human_time)
+            ),
         ));
     }
     if let Some(g) = &p.gke {
