@@ -146,7 +146,8 @@ pub fn versions(plan: &Plan) -> Vec<String> {
             }
         }
     }
-    firsts.sort_unstable();
+    // Names are unique, so a stable sort gives the same order as any other.
+    crate::sort::sort_by(&mut firsts, |a, b| a.cmp(b));
     firsts.into_iter().map(|(_, v)| v.to_string()).collect()
 }
 
@@ -222,7 +223,7 @@ impl Bar {
 fn assign_lanes(bars: &mut [Bar]) {
     let mut lane_ends: Vec<f64> = Vec::new();
     let mut order: Vec<usize> = (0..bars.len()).collect();
-    order.sort_by(|&a, &b| bars[a].x.total_cmp(&bars[b].x));
+    crate::sort::sort_by(&mut order, |&a, &b| bars[a].x.total_cmp(&bars[b].x));
     for i in order {
         let b = &mut bars[i];
         let lane = lane_ends
@@ -1305,5 +1306,68 @@ mod tests {
         assert!(a.budget_y > a.target_y && a.budget_y < 72.0);
         let words: Vec<&str> = a.labels.iter().map(|l| l.1.as_str()).collect();
         assert_eq!(words, ["0", "3 (budget)", "4 (N)"]);
+    }
+
+    fn example_plan(name: &str) -> Plan {
+        let e = examples::get(name).expect("the example exists");
+        let loaded = load(&[Source {
+            name: "example.yaml",
+            text: e.text,
+        }]);
+        crate::plan(&loaded.scenarios[0])
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn the_rolling_seed_examples_never_dip_under_the_budget() {
+        for name in ["rolling-bad-image", "rolling-move-west-east"] {
+            let plan = example_plan(name);
+            let r = plan.rolling.as_ref().expect("a rolling plan");
+            let samples: Vec<(Time, usize)> =
+                r.availability.iter().map(|a| (a.at, a.available)).collect();
+            let view = View::fit(&plan, 1000.0);
+            let a = availability(&samples, r.min_available, r.target, &view, 72.0);
+            assert!(!a.line.is_empty(), "{name}");
+            assert!(
+                a.lowest >= r.min_available,
+                "{name}: {} < {}",
+                a.lowest,
+                r.min_available
+            );
+            assert!(
+                a.line.iter().all(|&(_, y)| y <= a.budget_y + 1e-9),
+                "{name}: the drawn line dips under the budget"
+            );
+        }
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn the_bank_example_draws_control_plane_node_and_window_bars() {
+        let plan = example_plan("gke-bank");
+        let chart = layout(&plan, &View::fit(&plan, 1200.0));
+        let stages = chart
+            .rows
+            .iter()
+            .filter(|r| matches!(r.kind, RowKind::Stage { .. }))
+            .count();
+        assert_eq!(stages, 5);
+        let used = BarKind::used(&chart);
+        for k in [
+            BarKind::ControlPlane,
+            BarKind::Node,
+            BarKind::WindowWait,
+            BarKind::ExclusionWait,
+            BarKind::Soaking,
+        ] {
+            assert!(used.contains(&k), "{k:?} missing from {used:?}");
+        }
+        assert_eq!(chart.versions, ["1.31.5-gke.1200000"]);
+        let east2 = chart
+            .rows
+            .iter()
+            .find(|r| r.label == "prod-east-2")
+            .unwrap();
+        assert!(east2.bars.iter().any(|b| b.kind == BarKind::WindowWait));
+        let two = example_plan("gke-pipelining");
+        assert_eq!(layout(&two, &View::fit(&two, 1200.0)).versions.len(), 2);
     }
 }

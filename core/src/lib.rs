@@ -23,6 +23,7 @@ pub mod playback;
 pub mod rolling;
 pub mod selector;
 pub mod share;
+pub mod sort;
 pub mod source;
 pub mod staged;
 pub mod time;
@@ -49,6 +50,6 @@ pub fn plan(scenario: &Scenario) -> Plan {
 /// Every diagnostic of a scenario (validation and simulation warnings), errors first.
 pub fn check(scenario: &Scenario) -> Vec<Diagnostic> {
     let mut diagnostics = plan(scenario).diagnostics;
-    diagnostics.sort_by_key(|d| d.severity);
+    sort::sort_by_key(&mut diagnostics, |d| d.severity);
     diagnostics
 }

@@ -509,3 +509,25 @@ test("rolling updates: the bad image stalls; moving west to east never breaks th
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test("side by side: the staged example next to a rolling update of the same fleet, on one time axis", async () => {
+  const { context, page, errors } = await newPage();
+  await page.goto(base);
+  await page.locator("svg.rows rect.bar").first().waitFor();
+  await page.locator('[data-testid="compare-toggle"]').click();
+  const table = page.locator('[data-testid="compare-table"]');
+  await table.waitFor();
+  assert.equal(await page.locator("section.chart").count(), 2);
+  const kinds = await table.locator("tbody tr td:first-child").allTextContents();
+  assert.deepEqual(kinds, ["kubefleet-staged", "kubefleet-rolling"]);
+  assert.match(await page.locator('[data-testid="compare-verdict"]').textContent(), /sooner|same time|never/);
+  // One time axis: both charts label the same first day at the same place.
+  const firstTicks = await page.locator("svg.axis").evaluateAll((svgs) =>
+    svgs.map((s) => [...s.querySelectorAll("text.axis-minor")].map((t) => `${t.getAttribute("x")}:${t.textContent}`).join(",")),
+  );
+  assert.equal(firstTicks.length, 2);
+  assert.equal(firstTicks[0], firstTicks[1]);
+  await page.screenshot({ path: path.join(out, "compare.png"), fullPage: true });
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -75,7 +75,7 @@ pub fn analyse(text: &str, previous: Option<&Analysis>) -> Analysis {
         (None, last, stale)
     };
     // Stable sort: within a severity the input's order is kept.
-    diagnostics.sort_by_key(|d| d.severity);
+    fleetplan::sort::sort_by_key(&mut diagnostics, |d| d.severity);
     Analysis {
         scenario,
         plan,

@@ -10,6 +10,7 @@ pub mod analysis;
 pub mod api;
 pub mod browser;
 pub mod chart;
+pub mod compare_view;
 pub mod exports;
 pub mod form;
 pub mod form_gke;
@@ -205,6 +206,21 @@ pub fn Planner(
         .into_any();
     }
 
+    // Side by side with the counterpart strategy (staged ↔ rolling) on one time axis.
+    let compare_on = RwSignal::new(false);
+    let span: RwSignal<Option<(Time, Time)>> = RwSignal::new(None);
+    let comparable = Memo::new(move |_| {
+        analysis.with(|a| {
+            a.scenario.as_deref().is_some_and(|s| {
+                matches!(
+                    s.strategy,
+                    fleetplan::model::Strategy::KubefleetStaged(_)
+                        | fleetplan::model::Strategy::KubefleetRolling(_)
+                )
+            })
+        })
+    });
+
     let textarea = NodeRef::<html::Textarea>::new();
     // The editor's tabs: the YAML text (the default, and where diagnostics point) or the form.
     let form_tab = RwSignal::new(false);
@@ -270,7 +286,22 @@ pub fn Planner(
                 </section>
                 <section class="results" aria-label="plan">
                     <Summary analysis=analysis replan_ms=replan_ms />
-                    <GanttChart plan=plan stale=stale />
+                    <Show when=move || comparable.get()>
+                        <div class="compare-bar">
+                            <button
+                                data-testid="compare-toggle"
+                                class:primary=move || compare_on.get()
+                                title="plan the same fleet with the other KubeFleet strategy and show both on one time axis"
+                                on:click=move |_| compare_on.update(|c| *c = !*c)
+                            >
+                                {move || if compare_on.get() { "Hide the comparison" } else { "Compare staged and rolling" }}
+                            </button>
+                        </div>
+                    </Show>
+                    <GanttChart plan=plan stale=stale span=Signal::derive(move || if compare_on.get() { span.get() } else { None }) />
+                    <Show when=move || compare_on.get() && comparable.get()>
+                        <compare_view::Comparison scenario=scenario plan=plan span=span />
+                    </Show>
                 </section>
             </main>
         </div>
@@ -487,7 +518,7 @@ fn time_view(t: Option<Time>, testid: &'static str) -> impl IntoView {
     }
 }
 
-fn outcome_words(o: Outcome) -> (&'static str, &'static str) {
+pub(crate) fn outcome_words(o: Outcome) -> (&'static str, &'static str) {
     match o {
         Outcome::Succeeded => ("succeeds", "outcome-ok"),
         Outcome::Failed => ("fails", "outcome-bad"),

@@ -213,7 +213,7 @@ pub fn initialize(run: &StagedRun, fleet: &[FleetCluster], diags: &mut Vec<Diagn
             }
         }
         // Sort by the label's integer (ties by name) or by name alone, comparing bytes as Go does.
-        members.sort_by(|a, b| {
+        crate::sort::sort_by(&mut members, |a, b| {
             a.sort_value
                 .cmp(&b.sort_value)
                 .then_with(|| a.name.as_bytes().cmp(b.name.as_bytes()))
@@ -325,7 +325,9 @@ fn delete_stage(
             sort_value: None,
         });
     }
-    members.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
+    crate::sort::sort_by(&mut members, |a, b| {
+        a.name.as_bytes().cmp(b.name.as_bytes())
+    });
     let n = members.len().max(1);
     InitStage {
         name: DELETE_STAGE.into(),

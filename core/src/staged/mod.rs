@@ -195,7 +195,7 @@ fn summarize(
         })
         .collect();
     // Forever first, then longest; ties keep time order (stable sort).
-    waits.sort_by(|a, b| match (a.duration, b.duration) {
+    crate::sort::sort_by(&mut waits, |a, b| match (a.duration, b.duration) {
         (None, None) => std::cmp::Ordering::Equal,
         (None, _) => std::cmp::Ordering::Less,
         (_, None) => std::cmp::Ordering::Greater,

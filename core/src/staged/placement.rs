@@ -57,7 +57,7 @@ pub fn schedule_at(
         "PickN" => {
             let mut candidates: Vec<usize> =
                 (0..fleet.len()).filter(|&i| affine(&fleet[i])).collect();
-            candidates.sort_by(|&a, &b| {
+            crate::sort::sort_by(&mut candidates, |&a, &b| {
                 fleet[a]
                     .cluster
                     .name
