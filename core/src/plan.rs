@@ -246,3 +246,35 @@ pub struct AssumptionNote {
     /// True when the scenario did not say and fleetplan's default was used.
     pub defaulted: bool,
 }
+
+/// The five longest waits for the summary: forever first, then longest; ties keep time order.
+pub(crate) fn longest_waits(mut waits: Vec<Wait>) -> Vec<Wait> {
+    crate::sort::sort_by(&mut waits, |a, b| match (a.duration, b.duration) {
+        (None, None) => std::cmp::Ordering::Equal,
+        (None, _) => std::cmp::Ordering::Less,
+        (_, None) => std::cmp::Ordering::Greater,
+        (Some(x), Some(y)) => y.cmp(&x),
+    });
+    waits.truncate(5);
+    waits
+}
+
+/// How many errors and warnings the summary counts.
+pub(crate) fn problem_counts(diags: &[Diagnostic]) -> (usize, usize) {
+    let count = |s| diags.iter().filter(|d| d.severity == s).count();
+    (
+        count(crate::diag::Severity::Error),
+        count(crate::diag::Severity::Warning),
+    )
+}
+
+/// Every stage's end, in stage order.
+pub(crate) fn stage_etas(stages: &[StagePlan]) -> Vec<StageEta> {
+    stages
+        .iter()
+        .map(|s| StageEta {
+            stage: s.name.clone(),
+            end: s.end,
+        })
+        .collect()
+}

@@ -19,11 +19,11 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::diag::{Diagnostic, Severity};
+use crate::diag::Diagnostic;
 use crate::model::{Scenario, DEFAULT_START};
 use crate::plan::{
-    AssumptionNote, ClusterPlan, ClusterStatus, Outcome, Phase, PhaseKind, Plan, StageEta,
-    StagePlan, StageStatus, Summary, VersionReach, Wait,
+    AssumptionNote, ClusterPlan, ClusterStatus, Outcome, Phase, PhaseKind, Plan, StagePlan,
+    StageStatus, Summary, VersionReach, Wait,
 };
 use crate::time::{Duration, Time};
 
@@ -605,7 +605,7 @@ fn summarize(
     start: Time,
     end: Option<Time>,
 ) -> Summary {
-    let mut waits: Vec<Wait> = stages
+    let waits: Vec<Wait> = stages
         .iter()
         .flat_map(|s| {
             s.clusters.iter().flat_map(move |c| {
@@ -627,13 +627,7 @@ fn summarize(
             })
         })
         .collect();
-    waits.sort_by(|a, b| match (a.duration, b.duration) {
-        (None, None) => std::cmp::Ordering::Equal,
-        (None, _) => std::cmp::Ordering::Less,
-        (_, None) => std::cmp::Ordering::Greater,
-        (Some(x), Some(y)) => y.cmp(&x),
-    });
-    waits.truncate(5);
+    let (errors, warnings) = crate::plan::problem_counts(diags);
     let in_sequence = setup.clusters.iter().filter(|c| !c.excluded).count();
     Summary {
         total_duration: end.map(|e| e.since(start)),
@@ -643,22 +637,10 @@ fn summarize(
             .iter()
             .filter(|c| c.upgraded && !c.stuck)
             .count(),
-        errors: diags
-            .iter()
-            .filter(|d| d.severity == Severity::Error)
-            .count(),
-        warnings: diags
-            .iter()
-            .filter(|d| d.severity == Severity::Warning)
-            .count(),
-        stage_etas: stages
-            .iter()
-            .map(|s| StageEta {
-                stage: s.name.clone(),
-                end: s.end,
-            })
-            .collect(),
-        longest_waits: waits,
+        errors,
+        warnings,
+        stage_etas: crate::plan::stage_etas(stages),
+        longest_waits: crate::plan::longest_waits(waits),
         version_reach: detail
             .versions
             .iter()

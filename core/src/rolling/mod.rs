@@ -16,7 +16,7 @@ use std::collections::{BTreeSet, HashSet};
 
 use serde::Serialize;
 
-use crate::diag::{Diagnostic, Severity};
+use crate::diag::Diagnostic;
 use crate::model::{FleetCluster, Scenario, DEFAULT_START};
 use crate::plan::{
     AssumptionNote, ClusterPlan, ClusterStatus, Outcome, Phase, PhaseKind, Plan, StageEta,
@@ -601,20 +601,7 @@ fn notes(
         ),
         a.update_duration.is_none(),
     );
-    if !a.duration_overrides.is_empty() {
-        note(
-            "updateDuration.overrides",
-            format!("{} override(s)", a.duration_overrides.len()),
-            false,
-        );
-    }
-    if let Some(j) = &a.jitter {
-        note(
-            "updateDuration.jitter",
-            format!("±{:.0}% (seed {})", j.spread * 100.0, j.seed),
-            false,
-        );
-    }
+    timing::note_variations(a, &mut note);
     note(
         "deleteDuration",
         format!("{delete} to remove the resources from a cluster no longer picked"),
@@ -652,7 +639,7 @@ fn summarize(
     end: Option<Time>,
     picked: usize,
 ) -> Summary {
-    let mut waits: Vec<Wait> = stage
+    let waits: Vec<Wait> = stage
         .clusters
         .iter()
         .flat_map(|c| {
@@ -668,13 +655,7 @@ fn summarize(
                 })
         })
         .collect();
-    waits.sort_by(|a, b| match (a.duration, b.duration) {
-        (None, None) => std::cmp::Ordering::Equal,
-        (None, _) => std::cmp::Ordering::Less,
-        (_, None) => std::cmp::Ordering::Greater,
-        (Some(x), Some(y)) => y.cmp(&x),
-    });
-    waits.truncate(5);
+    let (errors, warnings) = crate::plan::problem_counts(diags);
     Summary {
         total_duration: end.map(|e| e.since(start)),
         clusters: picked,
@@ -683,19 +664,13 @@ fn summarize(
             .iter()
             .filter(|b| b.state == BindingState::Bound && b.up_to_date && b.ready)
             .count(),
-        errors: diags
-            .iter()
-            .filter(|d| d.severity == Severity::Error)
-            .count(),
-        warnings: diags
-            .iter()
-            .filter(|d| d.severity == Severity::Warning)
-            .count(),
+        errors,
+        warnings,
         stage_etas: vec![StageEta {
             stage: stage.name.clone(),
             end,
         }],
-        longest_waits: waits,
+        longest_waits: crate::plan::longest_waits(waits),
         version_reach: Vec::new(),
     }
 }

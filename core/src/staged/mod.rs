@@ -10,9 +10,7 @@ pub mod timing;
 use crate::calendar;
 use crate::diag::Diagnostic;
 use crate::model::{Scenario, StagedRun, DEFAULT_START};
-use crate::plan::{
-    AssumptionNote, ClusterStatus, Outcome, Phase, PhaseKind, Plan, StageEta, Summary, Wait,
-};
+use crate::plan::{AssumptionNote, ClusterStatus, Outcome, Phase, PhaseKind, Plan, Summary, Wait};
 
 pub fn plan(scenario: &Scenario, run: &StagedRun) -> Plan {
     let start = scenario.start.unwrap_or(DEFAULT_START);
@@ -179,7 +177,7 @@ fn summarize(
     end: Option<crate::time::Time>,
     selected: usize,
 ) -> Summary {
-    let mut waits: Vec<Wait> = stages
+    let waits: Vec<Wait> = stages
         .iter()
         .flat_map(|s| {
             s.phases
@@ -194,14 +192,7 @@ fn summarize(
                 })
         })
         .collect();
-    // Forever first, then longest; ties keep time order (stable sort).
-    crate::sort::sort_by(&mut waits, |a, b| match (a.duration, b.duration) {
-        (None, None) => std::cmp::Ordering::Equal,
-        (None, _) => std::cmp::Ordering::Less,
-        (_, None) => std::cmp::Ordering::Greater,
-        (Some(x), Some(y)) => y.cmp(&x),
-    });
-    waits.truncate(5);
+    let (errors, warnings) = crate::plan::problem_counts(diags);
     Summary {
         total_duration: end.map(|e| e.since(start)),
         clusters: selected,
@@ -211,22 +202,10 @@ fn summarize(
             .flat_map(|s| &s.clusters)
             .filter(|c| c.status == ClusterStatus::Succeeded)
             .count(),
-        errors: diags
-            .iter()
-            .filter(|d| d.severity == crate::diag::Severity::Error)
-            .count(),
-        warnings: diags
-            .iter()
-            .filter(|d| d.severity == crate::diag::Severity::Warning)
-            .count(),
-        stage_etas: stages
-            .iter()
-            .map(|s| StageEta {
-                stage: s.name.clone(),
-                end: s.end,
-            })
-            .collect(),
-        longest_waits: waits,
+        errors,
+        warnings,
+        stage_etas: crate::plan::stage_etas(stages),
+        longest_waits: crate::plan::longest_waits(waits),
         version_reach: Vec::new(),
     }
 }

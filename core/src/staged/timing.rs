@@ -144,20 +144,7 @@ impl<'a> Timing<'a> {
             format!("{} per cluster", self.default_update),
             a.update_duration.is_none(),
         );
-        if !a.duration_overrides.is_empty() {
-            note(
-                "updateDuration.overrides",
-                format!("{} override(s)", a.duration_overrides.len()),
-                false,
-            );
-        }
-        if let Some(j) = &a.jitter {
-            note(
-                "updateDuration.jitter",
-                format!("±{:.0}% (seed {})", j.spread * 100.0, j.seed),
-                false,
-            );
-        }
+        note_variations(a, &mut note);
         note(
             "deleteDuration",
             format!("{} per to-be-deleted cluster", self.delete()),
@@ -223,6 +210,25 @@ fn unit_hash(seed: u64, name: &str) -> f64 {
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     z ^= z >> 31;
     (z >> 11) as f64 / (1u64 << 53) as f64
+}
+
+/// The notes for what makes update durations differ between clusters (overrides and jitter), shared
+/// by every kind that uses `updateDuration`.
+pub(crate) fn note_variations(a: &Assumptions, note: &mut impl FnMut(&str, String, bool)) {
+    if !a.duration_overrides.is_empty() {
+        note(
+            "updateDuration.overrides",
+            format!("{} override(s)", a.duration_overrides.len()),
+            false,
+        );
+    }
+    if let Some(j) = &a.jitter {
+        note(
+            "updateDuration.jitter",
+            format!("±{:.0}% (seed {})", j.spread * 100.0, j.seed),
+            false,
+        );
+    }
 }
 
 #[cfg(test)]
