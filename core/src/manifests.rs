@@ -438,16 +438,7 @@ impl ObjectSet {
             );
             d.location = Some(p.at.clone());
             diags.push(d);
-            let mut source_map = SourceMap::default();
-            for (i, c) in clusters.iter().enumerate() {
-                for (path, loc) in &c.origin {
-                    let renumbered = match path.split_once(']') {
-                        Some((_, tail)) => format!("clusters[{i}]{tail}"),
-                        None => path.clone(),
-                    };
-                    source_map.insert(renumbered, loc.clone());
-                }
-            }
+            let mut source_map = members_source_map(clusters);
             for (path, loc) in &p.origin {
                 source_map.insert(path.clone(), loc.clone());
             }
@@ -619,17 +610,7 @@ impl ObjectSet {
         let mut all_origin = run.origin.clone();
         all_origin.extend(strategy.origin.iter().cloned());
         all_origin.extend(origin);
-        let mut source_map = SourceMap::default();
-        // Members were numbered in input order; renumber when a duplicate shifted them.
-        for (i, c) in clusters.iter().enumerate() {
-            for (path, loc) in &c.origin {
-                let renumbered = match path.split_once(']') {
-                    Some((_, tail)) => format!("clusters[{i}]{tail}"),
-                    None => path.clone(),
-                };
-                source_map.insert(renumbered, loc.clone());
-            }
-        }
+        let mut source_map = members_source_map(clusters);
         for (path, loc) in all_origin {
             source_map.insert(path, loc);
         }
@@ -808,6 +789,22 @@ fn dig<'n>(r: &mut Reader, n: &'n Node, base: &Path, keys: &[&str]) -> Option<&'
         path = path.report_field(key);
     }
     (!node.is_null()).then_some(node)
+}
+
+/// Where each member cluster's fields were written, under the scenario's `clusters[i]` paths.
+/// Members were numbered in input order; renumber when a duplicate shifted them.
+fn members_source_map(clusters: &[&Read<Cluster>]) -> SourceMap {
+    let mut source_map = SourceMap::default();
+    for (i, c) in clusters.iter().enumerate() {
+        for (path, loc) in &c.origin {
+            let renumbered = match path.split_once(']') {
+                Some((_, tail)) => format!("clusters[{i}]{tail}"),
+                None => path.clone(),
+            };
+            source_map.insert(renumbered, loc.clone());
+        }
+    }
+    source_map
 }
 
 #[cfg(test)]

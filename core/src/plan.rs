@@ -278,3 +278,23 @@ pub(crate) fn stage_etas(stages: &[StagePlan]) -> Vec<StageEta> {
         })
         .collect()
 }
+
+/// The waits among clusters' own phases (`keep` picks the kinds), labelled with the cluster, for
+/// [`longest_waits`].
+pub(crate) fn cluster_waits(stages: &[StagePlan], keep: impl Fn(PhaseKind) -> bool) -> Vec<Wait> {
+    let mut waits = Vec::new();
+    for s in stages {
+        for c in &s.clusters {
+            for p in c.phases.iter().filter(|p| keep(p.kind)) {
+                waits.push(Wait {
+                    stage: s.name.clone(),
+                    kind: p.kind,
+                    label: format!("{}: {}", c.name, p.label),
+                    start: p.start,
+                    duration: p.end.map(|e| e.since(p.start)),
+                });
+            }
+        }
+    }
+    waits
+}

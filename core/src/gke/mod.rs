@@ -23,7 +23,7 @@ use crate::diag::Diagnostic;
 use crate::model::{Scenario, DEFAULT_START};
 use crate::plan::{
     AssumptionNote, ClusterPlan, ClusterStatus, Outcome, Phase, PhaseKind, Plan, StagePlan,
-    StageStatus, Summary, VersionReach, Wait,
+    StageStatus, Summary, VersionReach,
 };
 use crate::time::{Duration, Time};
 
@@ -605,28 +605,9 @@ fn summarize(
     start: Time,
     end: Option<Time>,
 ) -> Summary {
-    let waits: Vec<Wait> = stages
-        .iter()
-        .flat_map(|s| {
-            s.clusters.iter().flat_map(move |c| {
-                c.phases
-                    .iter()
-                    .filter(|p| {
-                        matches!(
-                            p.kind,
-                            PhaseKind::MaintenanceWait | PhaseKind::ExclusionWait
-                        )
-                    })
-                    .map(move |p| Wait {
-                        stage: s.name.clone(),
-                        kind: p.kind,
-                        label: format!("{}: {}", c.name, p.label),
-                        start: p.start,
-                        duration: p.end.map(|e| e.since(p.start)),
-                    })
-            })
-        })
-        .collect();
+    let waits = crate::plan::cluster_waits(stages, |k| {
+        matches!(k, PhaseKind::MaintenanceWait | PhaseKind::ExclusionWait)
+    });
     let (errors, warnings) = crate::plan::problem_counts(diags);
     let in_sequence = setup.clusters.iter().filter(|c| !c.excluded).count();
     Summary {

@@ -166,6 +166,16 @@ struct Builder {
 }
 
 impl Builder {
+    fn new(start: Time, diags: Vec<Diagnostic>) -> Builder {
+        Builder {
+            start,
+            availability: BTreeMap::new(),
+            diags,
+            notes: Vec::new(),
+            valid: true,
+        }
+    }
+
     fn error(&mut self, code: &'static str, msg: String, path: String) {
         self.valid = false;
         self.diags.push(Diagnostic::error(code, msg).at(path));
@@ -518,13 +528,7 @@ impl Builder {
 /// Custom stages: stage order as written, clusters assigned by fleet and label selector.
 pub fn rollout_sequence(scenario: &Scenario, seq: &RolloutSequence, start: Time) -> Setup {
     let (fleet, diags) = scenario.fleet();
-    let mut b = Builder {
-        start,
-        availability: BTreeMap::new(),
-        diags,
-        notes: Vec::new(),
-        valid: true,
-    };
+    let mut b = Builder::new(start, diags);
     let path = "strategy";
     let mut stages = Vec::new();
     let mut catch_all: BTreeMap<String, usize> = BTreeMap::new();
@@ -700,13 +704,7 @@ fn report_outside(b: &mut Builder, outside: &[&str]) {
 /// Fleet-based (or scope-based) chains: the order follows `upstreamFleets`.
 pub fn fleet_sequence(scenario: &Scenario, seq: &FleetSequence, start: Time) -> Setup {
     let (fleet, diags) = scenario.fleet();
-    let mut b = Builder {
-        start,
-        availability: BTreeMap::new(),
-        diags,
-        notes: Vec::new(),
-        valid: true,
-    };
+    let mut b = Builder::new(start, diags);
     let path = "strategy";
     let scopes = match seq.grouping.as_deref() {
         None | Some("fleet") => false,

@@ -20,7 +20,7 @@ use crate::diag::Diagnostic;
 use crate::model::{FleetCluster, Scenario, DEFAULT_START};
 use crate::plan::{
     AssumptionNote, ClusterPlan, ClusterStatus, Outcome, Phase, PhaseKind, Plan, StageEta,
-    StagePlan, StageStatus, Summary, Wait,
+    StagePlan, StageStatus, Summary,
 };
 use crate::staged::{placement, timing};
 use crate::time::{Duration, Time, SECOND};
@@ -639,22 +639,9 @@ fn summarize(
     end: Option<Time>,
     picked: usize,
 ) -> Summary {
-    let waits: Vec<Wait> = stage
-        .clusters
-        .iter()
-        .flat_map(|c| {
-            c.phases
-                .iter()
-                .filter(|p| p.kind == PhaseKind::AvailabilityWait)
-                .map(|p| Wait {
-                    stage: stage.name.clone(),
-                    kind: p.kind,
-                    label: format!("{}: {}", c.name, p.label),
-                    start: p.start,
-                    duration: p.end.map(|e| e.since(p.start)),
-                })
-        })
-        .collect();
+    let waits = crate::plan::cluster_waits(std::slice::from_ref(stage), |k| {
+        k == PhaseKind::AvailabilityWait
+    });
     let (errors, warnings) = crate::plan::problem_counts(diags);
     Summary {
         total_duration: end.map(|e| e.since(start)),
