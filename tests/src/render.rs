@@ -105,7 +105,7 @@ pub fn render_plan(out: &mut String, plan: &Plan) {
 
 /// `error[code] path: message`; the file position is left out so expectations survive edits of the
 /// input above the problem.
-fn push_diagnostic(out: &mut String, d: &Diagnostic) {
+pub(crate) fn push_diagnostic(out: &mut String, d: &Diagnostic) {
     let sev = match d.severity {
         Severity::Error => "error",
         Severity::Warning => "warning",

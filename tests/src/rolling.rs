@@ -5,9 +5,8 @@
 use std::fmt::Write as _;
 
 use fleetplan::plan::Plan;
-use fleetplan::Severity;
 
-use crate::render::offset;
+use crate::render::{offset, push_diagnostic};
 
 pub fn render_rolling(plan: &Plan) -> String {
     let mut out = String::new();
@@ -94,15 +93,7 @@ pub fn render_rolling(plan: &Plan) -> String {
         }
     }
     for d in &plan.diagnostics {
-        let sev = match d.severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-            Severity::Info => "info",
-        };
-        let _ = match &d.path {
-            Some(path) => writeln!(out, "{sev}[{}] {path}: {}", d.code, d.message),
-            None => writeln!(out, "{sev}[{}]: {}", d.code, d.message),
-        };
+        push_diagnostic(&mut out, d);
     }
     out
 }
