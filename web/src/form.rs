@@ -266,11 +266,10 @@ pub fn ScenarioForm(
     }
 }
 
-/// The start time alone, for the kinds whose other assumptions live in their own sections.
-fn start_view(s: &Scenario, edit: &Edit) -> AnyView {
-    let start = s.start.map(|t| t.to_string()).unwrap_or_default();
+/// Sets the scenario's start from the text (empty: the default start).
+fn start_setter(edit: &Edit) -> OnText {
     let e = edit.clone();
-    let set_start: OnText = Arc::new(move |v| {
+    Arc::new(move |v| {
         e(&|s| {
             s.start = if v.trim().is_empty() {
                 None
@@ -279,7 +278,32 @@ fn start_view(s: &Scenario, edit: &Edit) -> AnyView {
             };
             Ok(())
         })
+    })
+}
+
+/// The failing clusters as comma-separated names, and the edit that sets them from such text.
+pub(crate) fn failing_field(s: &Scenario, edit: &Edit) -> (String, OnText) {
+    let text = s
+        .assumptions
+        .failures
+        .iter()
+        .map(|f| f.cluster.as_str())
+        .collect::<Vec<_>>()
+        .join(", ");
+    let e = edit.clone();
+    let set: OnText = Arc::new(move |v| {
+        e(&|s| {
+            s.assumptions.failures = failures(&s.assumptions.failures, &v);
+            Ok(())
+        })
     });
+    (text, set)
+}
+
+/// The start time alone, for the kinds whose other assumptions live in their own sections.
+fn start_view(s: &Scenario, edit: &Edit) -> AnyView {
+    let start = s.start.map(|t| t.to_string()).unwrap_or_default();
+    let set_start = start_setter(edit);
     view! {
         <fieldset class="form-group">
             <legend>"Start"</legend>
@@ -302,17 +326,7 @@ fn assumptions_view(s: &Scenario, edit: &Edit) -> AnyView {
         .delay
         .map(|d| d.to_string())
         .unwrap_or_default();
-    let e = edit.clone();
-    let set_start: OnText = Arc::new(move |v| {
-        e(&|s| {
-            s.start = if v.trim().is_empty() {
-                None
-            } else {
-                Some(Time::parse(&v)?)
-            };
-            Ok(())
-        })
-    });
+    let set_start = start_setter(edit);
     let e = edit.clone();
     let set_update: OnText = Arc::new(move |v| {
         e(&|s| {
@@ -327,20 +341,7 @@ fn assumptions_view(s: &Scenario, edit: &Edit) -> AnyView {
             Ok(())
         })
     });
-    let failing = s
-        .assumptions
-        .failures
-        .iter()
-        .map(|f| f.cluster.clone())
-        .collect::<Vec<_>>()
-        .join(", ");
-    let e = edit.clone();
-    let set_failing: OnText = Arc::new(move |v| {
-        e(&|s| {
-            s.assumptions.failures = failures(&s.assumptions.failures, &v);
-            Ok(())
-        })
-    });
+    let (failing, set_failing) = failing_field(s, edit);
     let hours_text = s
         .assumptions
         .approvals

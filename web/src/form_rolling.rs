@@ -9,7 +9,7 @@ use fleetplan::rolling::model::{PlacedResource, RollingRun};
 use fleetplan::selector;
 use leptos::prelude::*;
 
-use crate::form::{failures, field, labelled, parse_concurrency, Edit, OnText};
+use crate::form::{failing_field, field, labelled, parse_concurrency, Edit, OnText};
 use crate::form_gke::list;
 
 fn placement(s: &mut Scenario) -> Result<&mut Placement, String> {
@@ -168,20 +168,7 @@ pub fn rolling_view(s: &Scenario, plan: Option<&Plan>, edit: &Edit) -> AnyView {
         r.change.failed_to_apply = list(v);
         Ok(())
     });
-    let e = edit.clone();
-    let set_failing: OnText = Arc::new(move |v| {
-        e(&|s| {
-            s.assumptions.failures = failures(&s.assumptions.failures, &v);
-            Ok(())
-        })
-    });
-    let failing = s
-        .assumptions
-        .failures
-        .iter()
-        .map(|f| f.cluster.clone())
-        .collect::<Vec<_>>()
-        .join(", ");
+    let (failing, set_failing) = failing_field(s, edit);
     let from_text = run
         .change
         .from
