@@ -54,30 +54,23 @@ fn table(c: &Comparison) -> impl IntoView {
     }
 }
 
-/// The comparison panel: the counterpart's chart and the table; nothing when there is no counterpart.
+/// The plan of the scenario's counterpart (staged ↔ rolling), when it has one.
+pub fn counterpart_plan(scenario: Option<&Scenario>) -> Option<Arc<Plan>> {
+    let c = compare::counterpart(scenario?)?;
+    Some(Arc::new(fleetplan::plan(&c)))
+}
+
+/// The comparison panel: the counterpart's chart and the table; a note when there is no counterpart.
 #[component]
 pub fn Comparison(
-    #[prop(into)] scenario: Signal<Option<Arc<Scenario>>>,
     #[prop(into)] plan: Signal<Option<Arc<Plan>>>,
-    /// Both charts' shared window, written here for the main chart to read.
-    span: RwSignal<Option<(Time, Time)>>,
+    /// The counterpart's plan ([`counterpart_plan`]).
+    #[prop(into)]
+    other: Signal<Option<Arc<Plan>>>,
+    /// Both charts' shared window ([`shared_span`]).
+    #[prop(into)]
+    span: Signal<Option<(Time, Time)>>,
 ) -> impl IntoView {
-    let other: Memo<Option<Arc<Plan>>> = Memo::new(move |_| {
-        scenario.with(|s| {
-            let c = compare::counterpart(s.as_deref()?)?;
-            Some(Arc::new(fleetplan::plan(&c)))
-        })
-    });
-    Effect::new(move |_| {
-        let s = plan.with(|a| {
-            other.with(|b| match (a, b) {
-                (Some(a), Some(b)) => Some(shared_span(a, b)),
-                _ => None,
-            })
-        });
-        span.set(s);
-    });
-    let other_plan = Signal::derive(move || other.get());
     let body = move || {
         plan.with(|a| {
             other.with(|b| match (a, b) {
@@ -96,7 +89,7 @@ pub fn Comparison(
     view! {
         <div class="compare" data-testid="compare">
             {body}
-            <GanttChart plan=other_plan stale=false span=Signal::derive(move || span.get()) />
+            <GanttChart plan=other stale=false span=span />
         </div>
     }
 }

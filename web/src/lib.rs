@@ -208,7 +208,6 @@ pub fn Planner(
 
     // Side by side with the counterpart strategy (staged ↔ rolling) on one time axis.
     let compare_on = RwSignal::new(false);
-    let span: RwSignal<Option<(Time, Time)>> = RwSignal::new(None);
     let comparable = Memo::new(move |_| {
         analysis.with(|a| {
             a.scenario.as_deref().is_some_and(|s| {
@@ -225,6 +224,16 @@ pub fn Planner(
     // The editor's tabs: the YAML text (the default, and where diagnostics point) or the form.
     let form_tab = RwSignal::new(false);
     let scenario = Signal::derive(move || analysis.with(|a| a.scenario.clone()));
+    // The counterpart is planned only while the comparison is shown; both charts then share one window.
+    let other: Memo<Option<Arc<Plan>>> = Memo::new(move |_| {
+        if !compare_on.get() {
+            return None;
+        }
+        analysis.with(|a| compare_view::counterpart_plan(a.scenario.as_deref()))
+    });
+    let span = Memo::new(move |_| {
+        plan.with(|a| other.with(|b| Some(compare_view::shared_span(a.as_ref()?, b.as_ref()?))))
+    });
     let select_line = move |line: usize| {
         let Some(el) = textarea.get_untracked() else {
             return;
@@ -298,9 +307,9 @@ pub fn Planner(
                             </button>
                         </div>
                     </Show>
-                    <GanttChart plan=plan stale=stale span=Signal::derive(move || if compare_on.get() { span.get() } else { None }) />
+                    <GanttChart plan=plan stale=stale span=span />
                     <Show when=move || compare_on.get() && comparable.get()>
-                        <compare_view::Comparison scenario=scenario plan=plan span=span />
+                        <compare_view::Comparison plan=plan other=other span=span />
                     </Show>
                 </section>
             </main>
