@@ -9,9 +9,9 @@ use serde::Serialize;
 use crate::model::{
     IntOrString, LabelSelector, Placement, Scenario, StageConfig, StagedRun, Strategy,
 };
+use crate::placement;
 use crate::plan::{Outcome, PhaseKind, Plan};
 use crate::rolling::model::{Change, RollingRun};
-use crate::staged::placement;
 use crate::time::{Duration, Time};
 
 /// The other kind of KubeFleet rollout for the same placement, fleet, start and assumptions:

@@ -18,6 +18,7 @@ pub mod gke;
 pub mod input;
 pub mod manifests;
 pub mod model;
+pub mod placement;
 pub mod plan;
 pub mod playback;
 pub mod rolling;
@@ -27,6 +28,7 @@ pub mod sort;
 pub mod source;
 pub mod staged;
 pub mod time;
+pub mod timing;
 pub mod yaml_out;
 
 pub use diag::{Diagnostic, Location, Severity};

@@ -7,14 +7,12 @@
 //! rolling detail the chart's availability line is drawn from.
 
 pub mod availability;
-pub mod model;
+pub use crate::model::rolling as model;
 pub mod rounds;
 pub mod simulate;
 pub mod webhook;
 
 use std::collections::{BTreeSet, HashSet};
-
-use serde::Serialize;
 
 use crate::diag::Diagnostic;
 use crate::model::{FleetCluster, Scenario, DEFAULT_START};
@@ -22,57 +20,15 @@ use crate::plan::{
     AssumptionNote, ClusterPlan, ClusterStatus, Outcome, Phase, PhaseKind, Plan, StageEta,
     StagePlan, StageStatus, Summary,
 };
-use crate::staged::{placement, timing};
 use crate::time::{Duration, Time, SECOND};
+use crate::{placement, timing};
 
+pub use crate::plan::rolling::{AvailabilityPoint, RollingDetail, Stall};
 pub use rounds::{Action, Counts, Move, Round};
-pub use simulate::AvailabilityPoint;
 use simulate::{Binding, BindingState};
 
 /// How long applying the resources to one cluster takes when the scenario does not say.
 pub const DEFAULT_APPLY: Duration = Duration(30 * SECOND.0);
-
-/// What only a rolling-update plan carries: the budget, the available-cluster line, rounds, a stall.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct RollingDetail {
-    /// The placement's name (the plan's single stage row has the same name).
-    pub placement: String,
-    /// N: the controller's target for the placement type.
-    pub target: usize,
-    /// maxUnavailable resolved against N (percentages rounded up).
-    pub max_unavailable: usize,
-    /// maxSurge resolved against N (percentages rounded up).
-    pub max_surge: usize,
-    /// The settings as they apply, e.g. `25%` (the default) or `1`.
-    pub max_unavailable_setting: String,
-    pub max_surge_setting: String,
-    /// N − maxUnavailable (0 when maxUnavailable exceeds N): the line's floor.
-    pub min_available: usize,
-    pub unavailable_period: Duration,
-    /// Every placed resource is trackable (no `unavailablePeriodSeconds` wait).
-    pub trackable: bool,
-    /// Available clusters just before the rollout starts (the old resources, where they work).
-    pub available_before: usize,
-    /// A step function from the run's start: from `at` on, `available` clusters are available (ready
-    /// bindings not being deleted, old resources included: the controller's own count).
-    pub availability: Vec<AvailabilityPoint>,
-    /// Every reconcile round that moved a binding.
-    pub rounds: Vec<Round>,
-    /// Set when the rollout waits forever.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub stall: Option<Stall>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Stall {
-    /// When the last thing happened: from then on nothing moves.
-    pub at: Time,
-    /// Clusters that never reach their final state, by name.
-    pub waiting: Vec<String>,
-    pub reason: String,
-}
 
 pub fn plan(scenario: &Scenario, run: &model::RollingRun) -> Plan {
     let start = scenario.start.unwrap_or(DEFAULT_START);

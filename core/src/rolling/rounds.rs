@@ -2,25 +2,8 @@
 //! the target N per placement type, and how many bindings may be removed or updated (maxToRemove) and
 //! added (maxToAdd). Kept separate from the simulation so the formulas read as in the controller.
 
-use serde::Serialize;
-
 use crate::model::Placement;
-use crate::time::Time;
-
-/// The binding counts one round classifies.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Counts {
-    /// N: what the placement asks for.
-    pub target: usize,
-    /// Bindings counted ready: bound and available (or past `unavailablePeriodSeconds`), including
-    /// no-longer-picked ones that still serve.
-    pub ready: usize,
-    /// Ready bindings already being deleted: they may vanish at any moment.
-    pub can_be_unavailable: usize,
-    /// Bindings that exist on clusters and have not failed: they may be ready (in flight ones too).
-    pub can_be_ready: usize,
-}
+pub use crate::plan::rolling::{Action, Counts, Move, Round};
 
 /// `calculateRealTarget`: PickAll = the clusters the scheduler picked, PickN = numberOfClusters,
 /// PickFixed = the number of names listed (found or not).
@@ -42,38 +25,6 @@ pub fn max_to_remove(c: &Counts, max_unavailable: i64) -> i64 {
 /// `calculateMaxToAdd`: N + maxSurge − canBeReady.
 pub fn max_to_add(c: &Counts, max_surge: i64) -> i64 {
     c.target as i64 + max_surge - c.can_be_ready as i64
-}
-
-/// What a round does to one binding.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub enum Action {
-    /// Delete a no-longer-picked binding: the cluster's resources are removed.
-    Remove,
-    /// Point a bound binding at the new resources: an in-place update.
-    Update,
-    /// Bind a newly picked cluster: its resources are placed.
-    Add,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Move {
-    pub cluster: String,
-    pub action: Action,
-    pub why: String,
-}
-
-/// One reconcile round that moved at least one binding.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Round {
-    pub at: Time,
-    #[serde(flatten)]
-    pub counts: Counts,
-    pub max_to_remove: i64,
-    pub max_to_add: i64,
-    pub moved: Vec<Move>,
 }
 
 #[cfg(test)]

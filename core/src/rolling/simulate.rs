@@ -7,6 +7,7 @@ use std::borrow::Cow;
 use std::collections::VecDeque;
 
 use crate::engine::EventQueue;
+use crate::plan::rolling::AvailabilityPoint;
 use crate::plan::{Event, Phase, PhaseKind};
 use crate::rolling::availability::Profile;
 use crate::rolling::rounds::{self, Action, Counts, Move, Round};
@@ -79,16 +80,6 @@ pub struct Durations<'a> {
     pub available_after: Vec<Duration>,
     /// The new resources never become available on these binding indexes.
     pub never_available: Vec<bool>,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct AvailabilityPoint {
-    pub at: Time,
-    /// Ready bindings not being deleted: the count maxUnavailable protects.
-    pub available: usize,
-    /// Clusters holding the placement's resources (old or new, ready or not): what maxSurge bounds.
-    pub placed: usize,
 }
 
 pub struct Simulation {

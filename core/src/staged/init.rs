@@ -12,7 +12,7 @@ use crate::model::{FleetCluster, IntOrString, StageConfig, StageTask, StagedRun}
 use crate::selector::{self, Selects};
 use crate::time::{is_kubefleet_wait_time, Duration};
 
-use super::placement;
+use crate::placement;
 
 /// Every initialization failure reaches the user wrapped in this prefix.
 pub const INIT_PREFIX: &str =

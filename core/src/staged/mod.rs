@@ -3,14 +3,13 @@
 //! event-driven run ([`simulate`]).
 
 pub mod init;
-pub mod placement;
 pub mod simulate;
-pub mod timing;
 
 use crate::calendar;
 use crate::diag::Diagnostic;
 use crate::model::{Scenario, StagedRun, DEFAULT_START};
 use crate::plan::{AssumptionNote, ClusterStatus, Outcome, Phase, PhaseKind, Plan, Summary, Wait};
+use crate::timing;
 
 pub fn plan(scenario: &Scenario, run: &StagedRun) -> Plan {
     let start = scenario.start.unwrap_or(DEFAULT_START);

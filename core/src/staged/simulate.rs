@@ -14,7 +14,7 @@ use crate::plan::{
 use crate::time::{Duration, Time, MINUTE};
 
 use super::init::{Init, InitStage};
-use super::timing::Timing;
+use crate::timing::Timing;
 
 /// The controller marks the run stuck when one cluster has been updating longer than this.
 pub const STUCK_THRESHOLD: Duration = Duration(5 * MINUTE.0);

@@ -4,12 +4,18 @@
 //! times, maxConcurrency), so validation can report the real error on the real value instead of the
 //! decoder rejecting it early with a message the real system would never print.
 
+pub mod gke;
+mod placement;
+pub mod rolling;
+
 use std::collections::BTreeMap;
 
 use serde::Serialize;
 
 use crate::diag::SourceMap;
 use crate::time::{Duration, Time};
+
+pub use placement::{IntOrString, LabelSelector, LabelSelectorRequirement, Placement};
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -169,13 +175,13 @@ pub enum Strategy {
     KubefleetStaged(StagedRun),
     /// A ClusterResourcePlacement with the default RollingUpdate strategy.
     #[serde(rename = "kubefleet-rolling")]
-    KubefleetRolling(crate::rolling::model::RollingRun),
+    KubefleetRolling(rolling::RollingRun),
     /// GKE rollout sequencing with custom stages (RolloutSequence).
     #[serde(rename = "gke-rollout-sequence")]
-    GkeRolloutSequence(crate::gke::model::RolloutSequence),
+    GkeRolloutSequence(gke::RolloutSequence),
     /// GKE fleet-based (or team-scope-based) sequencing: a chain of upstream fleets.
     #[serde(rename = "gke-fleet-sequence")]
-    GkeFleetSequence(crate::gke::model::FleetSequence),
+    GkeFleetSequence(gke::FleetSequence),
 }
 
 impl Strategy {
@@ -233,32 +239,6 @@ pub struct StageTask {
     pub wait_time: Option<String>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct LabelSelector {
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub match_labels: BTreeMap<String, String>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub match_expressions: Vec<LabelSelectorRequirement>,
-}
-
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct LabelSelectorRequirement {
-    pub key: String,
-    /// `In`, `NotIn`, `Exists`, `DoesNotExist` when valid; kept raw for the real error text.
-    pub operator: String,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub values: Vec<String>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(untagged)]
-pub enum IntOrString {
-    Int(i64),
-    Str(String),
-}
-
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RunSpec {
@@ -275,37 +255,6 @@ impl Default for RunSpec {
             name: "example-run".into(),
             state: "Run".into(),
             resource_snapshot_index: None,
-        }
-    }
-}
-
-/// The ClusterResourcePlacement the run rolls out: which clusters are scheduled.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Placement {
-    pub name: String,
-    /// `PickAll` (default), `PickN`, `PickFixed`, as written.
-    pub placement_type: String,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub cluster_names: Vec<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub number_of_clusters: Option<i64>,
-    /// Required cluster affinity: `clusterSelectorTerms[].labelSelector`, ORed. Empty = no affinity.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub affinity: Vec<LabelSelector>,
-    /// `External` for staged runs; `RollingUpdate` is the CRP default and makes a staged run fail.
-    pub strategy_type: String,
-}
-
-impl Default for Placement {
-    fn default() -> Self {
-        Placement {
-            name: "example-placement".into(),
-            placement_type: "PickAll".into(),
-            cluster_names: Vec::new(),
-            number_of_clusters: None,
-            affinity: Vec::new(),
-            strategy_type: "External".into(),
         }
     }
 }
@@ -359,7 +308,7 @@ pub struct Jitter {
 #[serde(rename_all = "camelCase")]
 pub struct ApprovalModel {
     /// Time from an approval request's creation to its approval (counted in business hours when
-    /// those are set). Default: see [`crate::staged::defaults`].
+    /// those are set). Default: see `staged::defaults`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub delay: Option<Duration>,
     #[serde(skip_serializing_if = "Option::is_none")]

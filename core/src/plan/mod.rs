@@ -1,5 +1,8 @@
 //! The projected plan: the one output contract shared by the CLI, the web app and the tests.
 
+pub mod gke;
+pub mod rolling;
+
 use std::borrow::Cow;
 
 use serde::Serialize;
@@ -28,10 +31,10 @@ pub struct Plan {
     pub assumptions: Vec<AssumptionNote>,
     /// What only a GKE sequence has: per-stage upgrade states by version, skipped clusters, version reach.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub gke: Option<crate::gke::GkeDetail>,
+    pub gke: Option<gke::GkeDetail>,
     /// What only a rolling update has: rounds, the available-cluster line and its budget, stalls.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub rolling: Option<crate::rolling::RollingDetail>,
+    pub rolling: Option<rolling::RollingDetail>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

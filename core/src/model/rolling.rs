@@ -6,7 +6,7 @@
 
 use serde::Serialize;
 
-use crate::model::{IntOrString, Placement};
+use super::placement::{IntOrString, Placement};
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]

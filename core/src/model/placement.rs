@@ -1,0 +1,63 @@
+//! KubeFleet's placement vocabulary shared by staged runs and rolling updates: label selectors,
+//! int-or-string fields and the ClusterResourcePlacement's scheduling policy.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LabelSelector {
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub match_labels: BTreeMap<String, String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub match_expressions: Vec<LabelSelectorRequirement>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LabelSelectorRequirement {
+    pub key: String,
+    /// `In`, `NotIn`, `Exists`, `DoesNotExist` when valid; kept raw for the real error text.
+    pub operator: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum IntOrString {
+    Int(i64),
+    Str(String),
+}
+
+/// The ClusterResourcePlacement the run rolls out: which clusters are scheduled.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Placement {
+    pub name: String,
+    /// `PickAll` (default), `PickN`, `PickFixed`, as written.
+    pub placement_type: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cluster_names: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub number_of_clusters: Option<i64>,
+    /// Required cluster affinity: `clusterSelectorTerms[].labelSelector`, ORed. Empty = no affinity.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub affinity: Vec<LabelSelector>,
+    /// `External` for staged runs; `RollingUpdate` is the CRP default and makes a staged run fail.
+    pub strategy_type: String,
+}
+
+impl Default for Placement {
+    fn default() -> Self {
+        Placement {
+            name: "example-placement".into(),
+            placement_type: "PickAll".into(),
+            cluster_names: Vec::new(),
+            number_of_clusters: None,
+            affinity: Vec::new(),
+            strategy_type: "External".into(),
+        }
+    }
+}
