@@ -49,6 +49,7 @@ pub fn phase(k: PhaseKind) -> &'static str {
         PhaseKind::Update => "update",
         PhaseKind::Add => "add",
         PhaseKind::AvailabilityWait => "waiting for availability",
+        PhaseKind::FailedRetrying => "failed, retried",
     }
 }
 

@@ -385,6 +385,7 @@ impl BarKind {
             PhaseKind::Update => BarKind::Update,
             PhaseKind::Add => BarKind::Add,
             PhaseKind::AvailabilityWait => BarKind::AvailabilityWait,
+            PhaseKind::FailedRetrying => BarKind::ClusterFailed,
         }
     }
 }

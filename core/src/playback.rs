@@ -293,6 +293,7 @@ fn stage_state(
     let mut updating = None;
     let mut approval = None;
     let mut timed = None;
+    let mut retried = None;
     for p in &stage.phases {
         let open = p.start <= at && p.end.is_none_or(|e| at < e);
         if !open {
@@ -313,6 +314,7 @@ fn stage_state(
             | PhaseKind::Soaking
             | PhaseKind::ForcedSoaking
             | PhaseKind::AvailabilityWait => timed = Some(p),
+            PhaseKind::FailedRetrying => retried = retried.or(Some(p)),
         }
     }
     if let Some(p) = stopped {
@@ -343,6 +345,16 @@ fn stage_state(
             " ({}): {} done, {} updating, {} waiting",
             p.label, tally.done, tally.updating, tally.pending
         );
+        if let Some(f) = retried {
+            let _ = write!(r, "; {}", f.label);
+            match f.end {
+                Some(e) => {
+                    r.push_str(", recovers at ");
+                    clock(&mut r, e, at);
+                }
+                None => r.push_str(": the stage cannot finish"),
+            }
+        }
         return (StageActivity::Updating, r);
     }
     if let Some(p) = approval {
@@ -440,9 +452,19 @@ fn cluster_reason(
             r.push_str(" (maxConcurrency ");
             number(&mut r, stage.max_concurrency);
             r.push(')');
+            let retry = c
+                .phases
+                .iter()
+                .find(|p| p.kind == PhaseKind::FailedRetrying);
             match (c.status, c.end) {
                 (ClusterStatus::Failed, Some(e)) => {
                     r.push_str("; assumed to fail at ");
+                    clock(&mut r, e, at);
+                }
+                (_, Some(e)) if retry.is_some_and(|p| p.start <= at) => {
+                    r.push_str("; failed at ");
+                    clock(&mut r, retry.map_or(at, |p| p.start), at);
+                    r.push_str(", retried by the controller, recovers at ");
                     clock(&mut r, e, at);
                 }
                 (_, Some(e)) => {
@@ -465,6 +487,14 @@ fn cluster_reason(
             clock(&mut r, c.start.unwrap_or(at), at);
             r.push('–');
             clock(&mut r, c.end.unwrap_or(at), at);
+        }
+        ClusterActivity::Failed if ctx.failed_at.is_none() => {
+            // Not aborted: the controller keeps retrying the failed binding (staged runs).
+            r.push_str("failed at ");
+            clock(&mut r, c.end.unwrap_or(at), at);
+            r.push_str("; retried by the controller, holding a maxConcurrency slot: stage ");
+            r.push_str(&stage.name);
+            r.push_str(" cannot finish");
         }
         ClusterActivity::Failed => {
             r.push_str("update failed at ");
@@ -738,11 +768,11 @@ strategy:
     - {name: third, labelSelector: {matchLabels: {env: c}}}
 assumptions:
   updateDuration: 10m
-  failures: [{cluster: b2, after: 4m}]
+  failures: [{cluster: b2, after: 4m, preempted: true}]
 "#;
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
-    fn a_failing_run_aborts_and_untracks() {
+    fn a_preempted_run_aborts_and_untracks() {
         let plan = plan_of(FAILING);
         assert_eq!(plan.outcome, Outcome::Failed);
         // b1 and b2 start at 09:10; b2 fails at 09:14; b1 carries on, untracked, until 09:20.
@@ -797,6 +827,39 @@ assumptions:
         );
         assert_eq!(s.counts.done, 2);
         assert_eq!(counts(&plan, t("09:30")), s.counts);
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn a_failed_cluster_holds_its_slot_and_the_stage_never_finishes() {
+        // KubeFleet retries a failed binding forever (execution.go checkClusterUpdateResult): b2 fails
+        // at 09:14 and keeps one of the two slots; b1 ends at 09:20 and b3 takes its slot until 09:30;
+        // the stage never finishes and `third` never starts.
+        let plan = plan_of(&FAILING.replace(", preempted: true", ""));
+        assert_eq!(plan.outcome, Outcome::Blocked);
+        let s = snapshot(&plan, t("09:25"));
+        assert_eq!(cluster(&s, "b2").state, ClusterActivity::Failed);
+        assert_eq!(
+            cluster(&s, "b2").reason,
+            "failed at 09:14Z; retried by the controller, holding a maxConcurrency slot: stage second cannot finish"
+        );
+        assert_eq!(cluster(&s, "b3").state, ClusterActivity::Updating);
+        assert_eq!(stage(&s, "second").state, StageActivity::Updating);
+        assert_eq!(
+            stage(&s, "second").reason,
+            "updating since 09:10Z (maxConcurrency 2): 1 done, 1 updating, 0 waiting; b2 failed, retried (holds a maxConcurrency slot): the stage cannot finish"
+        );
+        let s = snapshot(&plan, t("12:00"));
+        assert_eq!(stage(&s, "third").state, StageActivity::NotStarted);
+        assert_eq!(
+            s.counts,
+            Counts {
+                done: 3,
+                updating: 0,
+                waiting: 0,
+                pending: 1,
+                failed: 1
+            }
+        );
     }
 
     const STOPPED: &str = r#"

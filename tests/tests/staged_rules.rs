@@ -523,36 +523,160 @@ assumptions:
     );
 }
 
-#[wasm_bindgen_test(unsupported = test)]
-fn a_failing_cluster_aborts_the_run_and_in_flight_updates_are_untracked() {
-    check(
-        r#"
+/// The events of the first plan whose reason is one of `reasons`, as `+offset reason [stage/cluster]: message`.
+fn events(input: &str, reasons: &[&str]) -> String {
+    let (_, plans) = fleetplan_tests::load_and_plan(input);
+    let plan = &plans[0];
+    let mut out = String::new();
+    for e in plan.events.iter().filter(|e| reasons.contains(&e.reason)) {
+        let who = match (&e.stage, &e.cluster) {
+            (Some(s), Some(c)) => format!(" [{s}/{c}]"),
+            (Some(s), None) => format!(" [{s}]"),
+            _ => String::new(),
+        };
+        out.push_str(&format!(
+            "{} {}{who}: {}\n",
+            fleetplan_tests::render::offset(plan.start, e.at),
+            e.reason,
+            e.message
+        ));
+    }
+    out
+}
+
+const FAILING: &str = r#"
 start: 2026-11-23T09:00:00Z
-clusters: [{name: a}, {name: b}, {name: c}, {name: d}]
+clusters: [{name: a}, {name: b}, {name: c}, {name: d}, {name: e}, {name: f, labels: {ring: later}}]
 strategy:
   kind: kubefleet-staged
   stages:
     - name: all
-      labelSelector: {}
+      labelSelector: {matchExpressions: [{key: ring, operator: DoesNotExist}]}
       maxConcurrency: 2
-    - name: never
-      labelSelector: {matchLabels: {x: y}}
+    - name: later
+      labelSelector: {matchLabels: {ring: later}}
 assumptions:
   updateDuration: 3m
   failures: [{cluster: b, after: 1m}]
-"#,
+"#;
+
+#[wasm_bindgen_test(unsupported = test)]
+fn a_failed_cluster_keeps_its_slot_and_its_stage_never_finishes() {
+    // execution.go checkClusterUpdateResult: "We have no way to know if the failed condition is
+    // recoverable or not so we just let it run". By hand, window of 2, 3 minutes each:
+    // +0 a and b start; +1m b fails and keeps its slot; +3m a ends, c starts; +6m c ends, d starts;
+    // +9m d ends, e starts; +12m e ends. b never finishes, so neither does stage `all`, and `later`
+    // never starts. b started at +0 and has not finished at +5m: the run is marked stuck then.
+    check(
+        FAILING,
+        expect![[r#"
+            plan - run example-run [Blocked] start 2026-11-23T09:00:00Z end never
+            stage all [Waiting] +0m → never mc=2
+              failed-retrying +1m → never b failed, retried (holds a maxConcurrency slot)
+              cluster a [Succeeded] +0m → +3m
+              cluster b [Failed] +0m → +1m stuck +5m its binding failed at 2026-11-23T09:01:00Z and never recovers (assumptions.failures): the controller retries it forever; it holds one maxConcurrency slot and stage all cannot finish
+                updating +0m → +1m updating
+                failed-retrying +1m → never failed; retried by the controller, never recovers
+              cluster c [Succeeded] +3m → +6m
+              cluster d [Succeeded] +6m → +9m
+              cluster e [Succeeded] +9m → +12m
+            stage later [NotStarted] - → never mc=1
+              cluster f [NotStarted] - → -
+            warning[stage-never-finishes] assumptions.failures[0]: stage all never finishes: b failed at 2026-11-23T09:01:00Z; stuck since 2026-11-23T09:05:00Z
+        "#]],
+    );
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn the_stuck_mark_names_every_cluster_over_five_minutes_first_three_then_dots() {
+    // execution.go markUpdateRunStuck / generateStuckClustersString: up to three names joined by
+    // ", ", then "..." when there are more. Five clusters at once (maxConcurrency 5), all failing
+    // at +1m and never recovering: at +5m all five are over the threshold. With three, no dots.
+    let five = FAILING
+        .replace("maxConcurrency: 2", "maxConcurrency: 5")
+        .replace(
+            "failures: [{cluster: b, after: 1m}]",
+            "failures: [{cluster: a, after: 1m}, {cluster: b, after: 1m}, {cluster: c, after: 1m}, {cluster: d, after: 1m}, {cluster: e, after: 1m}]",
+        );
+    expect![[r#"
+        +5m UpdateRunStuck [all/a]: The updateRun is stuck waiting for a, b, c... cluster(s) in stage all to finish updating, please check placement status for potential errors
+    "#]]
+    .assert_eq(&events(&five, &["UpdateRunStuck"]));
+    let three = five.replace(", {cluster: d, after: 1m}, {cluster: e, after: 1m}", "");
+    expect![[r#"
+        +0m UpdateRunProgressing: The update run has started
+        +0m UpdateRunProgressing: The update run is updating stage all
+        +5m UpdateRunStuck [all/a]: The updateRun is stuck waiting for a, b, c cluster(s) in stage all to finish updating, please check placement status for potential errors
+    "#]]
+    .assert_eq(&events(&three, &["UpdateRunStuck", "UpdateRunProgressing"]));
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn a_failed_cluster_that_recovers_frees_its_slot_and_the_run_goes_on() {
+    // b fails at +1m and recovers 10m later (+11m): the window of 2 runs a, c, d, e beside it as
+    // above (e ends at +12m); the stage ends when the last of them does, +12m; f runs +12m → +15m.
+    // b is still unfinished at +5m: stuck from +5m until it recovers at +11m (e started at +9m is
+    // then only 2 minutes in), when the run is marked progressing again.
+    let input = FAILING.replace("after: 1m}", "after: 1m, recoversAfter: 10m}");
+    check(
+        &input,
+        expect![[r#"
+            plan - run example-run [Succeeded] start 2026-11-23T09:00:00Z end +15m
+            stage all [Succeeded] +0m → +12m mc=2
+              failed-retrying +1m → +11m b failed, retried (holds a maxConcurrency slot)
+              cluster a [Succeeded] +0m → +3m
+              cluster b [Succeeded] +0m → +11m stuck +5m its binding failed at 2026-11-23T09:01:00Z and recovers at 2026-11-23T09:11:00Z (assumptions.failures); meanwhile the controller retries it and it holds one maxConcurrency slot
+                updating +0m → +1m updating
+                failed-retrying +1m → +11m failed; retried by the controller until it recovers
+              cluster c [Succeeded] +3m → +6m
+              cluster d [Succeeded] +6m → +9m
+              cluster e [Succeeded] +9m → +12m
+            stage later [Succeeded] +12m → +15m mc=1
+              cluster f [Succeeded] +12m → +15m
+            info[update-run-stuck] assumptions.updateDuration: 1 cluster update(s) take longer than 5m (b): while each runs past 5 minutes the run's status shows Progressing=False with reason UpdateRunStuck ("The updateRun is stuck waiting for ... cluster(s) in stage ... to finish updating"); this is harmless, the controller keeps going and clears it when they finish
+            info[failed-cluster-recovers] assumptions.failures[0]: b fails at 2026-11-23T09:01:00Z and recovers at 2026-11-23T09:11:00Z: the controller retries it meanwhile, it keeps its maxConcurrency slot and stage all waits for it
+        "#]],
+    );
+    expect![[r#"
+        +0m UpdateRunProgressing: The update run has started
+        +0m UpdateRunProgressing: The update run is updating stage all
+        +5m UpdateRunStuck [all/b]: The updateRun is stuck waiting for b cluster(s) in stage all to finish updating, please check placement status for potential errors
+        +11m UpdateRunProgressing: The update run is making progress
+        +12m UpdateRunProgressing: The update run is updating stage later
+    "#]]
+    .assert_eq(&events(&input, &["UpdateRunStuck", "UpdateRunProgressing"]));
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn a_preempted_cluster_aborts_the_run_and_in_flight_updates_are_untracked() {
+    // Only a binding taken over by another run is marked failed (execution.go: the binding of the
+    // updating cluster ... is not up-to-date): the run aborts with errStagedUpdatedAborted wrapping
+    // that user error. a (started with b) carries on untracked; c, d, e never start.
+    let input = FAILING.replace("after: 1m}", "after: 1m, preempted: true}");
+    check(
+        &input,
         expect![[r#"
             plan - run example-run [Failed] start 2026-11-23T09:00:00Z end +1m
             stage all [Failed] +0m → +1m mc=2
               cluster a [Untracked] +0m → +3m
-              cluster b [Failed] +0m → +1m
+              cluster b [Failed] +0m → +1m another run took over its binding at 2026-11-23T09:01:00Z (assumptions.failures, preempted)
               cluster c [NotStarted] - → -
               cluster d [NotStarted] - → -
-            stage never [NotStarted] - → never mc=1
-            info[empty-stage] strategy.stages[1].labelSelector: stage `never` selects no scheduled cluster: the run skips it together with its before- and after-stage tasks
-            warning[run-fails] assumptions.failures: the run fails at 2026-11-23T09:01:00Z: the cluster `b` in the stage all has failed
+              cluster e [NotStarted] - → -
+            stage later [NotStarted] - → never mc=1
+              cluster f [NotStarted] - → -
+            warning[run-fails] assumptions.failures[0]: the run fails at 2026-11-23T09:01:00Z: cannot continue the updateRun: failed to process the request due to a client error: the binding of the updating cluster `b` in the stage `all` is not up-to-date with the desired status, please check the status of binding `example-placement-b-xxxxxxxx` and see if there is a concurrent updateRun referencing the same placement and updating the same cluster
         "#]],
     );
+    expect![[r#"
+        +1m ClusterUpdatingFailed [all/b]: failed to process the request due to a client error: the binding of the updating cluster `b` in the stage `all` is not up-to-date with the desired status, please check the status of binding `example-placement-b-xxxxxxxx` and see if there is a concurrent updateRun referencing the same placement and updating the same cluster
+        +1m StageUpdatingFailed [all]: cannot continue the updateRun: failed to process the request due to a client error: the binding of the updating cluster `b` in the stage `all` is not up-to-date with the desired status, please check the status of binding `example-placement-b-xxxxxxxx` and see if there is a concurrent updateRun referencing the same placement and updating the same cluster
+        +1m UpdateRunFailed: cannot continue the updateRun: failed to process the request due to a client error: the binding of the updating cluster `b` in the stage `all` is not up-to-date with the desired status, please check the status of binding `example-placement-b-xxxxxxxx` and see if there is a concurrent updateRun referencing the same placement and updating the same cluster
+    "#]]
+    .assert_eq(&events(
+        &input,
+        &["ClusterUpdatingFailed", "StageUpdatingFailed", "UpdateRunFailed"],
+    ));
 }
 
 #[wasm_bindgen_test(unsupported = test)]
@@ -576,7 +700,7 @@ assumptions:
             stage all [Succeeded] +0m → +17m mc=1
               cluster a [Succeeded] +0m → +5m
               cluster b [Succeeded] +5m → +17m stuck +10m
-            warning[update-run-stuck] assumptions.updateDuration: 1 cluster update(s) take longer than 5m (b): the controller marks the run stuck (UpdateRunStuck, Progressing=False) while they update, although it keeps going
+            info[update-run-stuck] assumptions.updateDuration: 1 cluster update(s) take longer than 5m (b): while each runs past 5 minutes the run's status shows Progressing=False with reason UpdateRunStuck ("The updateRun is stuck waiting for ... cluster(s) in stage ... to finish updating"); this is harmless, the controller keeps going and clears it when they finish
         "#]],
     );
 }
@@ -637,7 +761,7 @@ assumptions:
               cluster b [Succeeded] +30m → +40m stuck +35m
             stage p [Succeeded] +2h00m → +2h10m mc=1
               cluster c [Succeeded] +2h00m → +2h10m stuck +2h05m
-            warning[update-run-stuck] assumptions.updateDuration: 3 cluster update(s) take longer than 5m (a, b, c): the controller marks the run stuck (UpdateRunStuck, Progressing=False) while they update, although it keeps going
+            info[update-run-stuck] assumptions.updateDuration: 3 cluster update(s) take longer than 5m (a, b, c): while each runs past 5 minutes the run's status shows Progressing=False with reason UpdateRunStuck ("The updateRun is stuck waiting for ... cluster(s) in stage ... to finish updating"); this is harmless, the controller keeps going and clears it when they finish
             info[stop-restarts-timed-wait] assumptions.stops: the stop at 2026-11-23T10:00:00Z interrupts stage `s`'s TimedWait: the controller restarts the wait clock from the stop, so it now ends at 2026-11-23T11:00:00Z at the earliest
         "#]],
     );

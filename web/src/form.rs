@@ -143,17 +143,21 @@ pub fn business_hours(
     }))
 }
 
-/// The failing clusters from a comma-separated list, keeping the `after` of names already listed.
+/// The failing clusters from a comma-separated list, keeping what was said (`after`, recovery,
+/// preemption) of names already listed.
 pub fn failures(current: &[FailureSpec], text: &str) -> Vec<FailureSpec> {
     text.split(',')
         .map(str::trim)
         .filter(|n| !n.is_empty())
-        .map(|name| FailureSpec {
-            cluster: name.to_string(),
-            after: current
+        .map(|name| {
+            current
                 .iter()
                 .find(|f| f.cluster == name)
-                .and_then(|f| f.after),
+                .cloned()
+                .unwrap_or_else(|| FailureSpec {
+                    cluster: name.to_string(),
+                    ..FailureSpec::default()
+                })
         })
         .collect()
 }
@@ -817,6 +821,7 @@ mod tests {
         let kept = vec![FailureSpec {
             cluster: "b".into(),
             after: Some(Duration(60_000)),
+            ..FailureSpec::default()
         }];
         let f = failures(&kept, "a, b,");
         assert_eq!(f.len(), 2);
@@ -851,6 +856,7 @@ mod tests {
         assert_eq!(back.assumptions.failures, s.assumptions.failures);
         let h = back.assumptions.approvals.business_hours.as_ref().unwrap();
         assert_eq!((h.start, h.end, h.utc_offset_minutes), (600, 960, 120));
-        assert_eq!(c.plan.unwrap().outcome, fleetplan::plan::Outcome::Failed);
+        // A failed cluster is retried forever by default: the run hangs instead of failing.
+        assert_eq!(c.plan.unwrap().outcome, fleetplan::plan::Outcome::Blocked);
     }
 }

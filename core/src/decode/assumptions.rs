@@ -23,7 +23,7 @@ const JITTER_KEYS: &[&str] = &["seed", "spread"];
 const APPROVAL_KEYS: &[&str] = &["delay", "businessHours", "overrides"];
 const HOURS_KEYS: &[&str] = &["utcOffset", "start", "end", "days"];
 const APPROVAL_OVERRIDE_KEYS: &[&str] = &["stage", "task", "delay", "never"];
-const FAILURE_KEYS: &[&str] = &["cluster", "after"];
+const FAILURE_KEYS: &[&str] = &["cluster", "after", "recoversAfter", "preempted"];
 const STOP_KEYS: &[&str] = &["at", "resume"];
 
 impl Reader<'_> {
@@ -332,7 +332,7 @@ impl Reader<'_> {
         Some(days)
     }
 
-    /// `[member3, {cluster: member4, after: 2m}]`.
+    /// `[member3, {cluster: member4, after: 2m, recoversAfter: 30m}, {cluster: member5, preempted: true}]`.
     fn failures(&mut self, n: &Node, p: &Path) -> Vec<FailureSpec> {
         let Some(items) = self.seq(n, p) else {
             return Vec::new();
@@ -344,7 +344,7 @@ impl Reader<'_> {
                 if let Some(cluster) = self.string(item, &p.field("cluster")) {
                     out.push(FailureSpec {
                         cluster,
-                        after: None,
+                        ..FailureSpec::default()
                     });
                 }
                 continue;
@@ -353,10 +353,30 @@ impl Reader<'_> {
                 continue;
             };
             let after = get(m, "after").and_then(|v| self.duration(v, &p.field("after")));
+            let recovers_after =
+                get(m, "recoversAfter").and_then(|v| self.duration(v, &p.field("recoversAfter")));
+            let preempted = get(m, "preempted")
+                .and_then(|v| self.boolean(v, &p.field("preempted")))
+                .unwrap_or(false);
+            if preempted && recovers_after.is_some() {
+                if let Some(v) = get(m, "recoversAfter") {
+                    self.warning(
+                        "ignored-field",
+                        "`recoversAfter` is ignored for a preempted cluster: the preemption aborts the run",
+                        &p.field("recoversAfter"),
+                        v,
+                    );
+                }
+            }
             match get(m, "cluster") {
                 Some(v) => {
                     if let Some(cluster) = self.string(v, &p.field("cluster")) {
-                        out.push(FailureSpec { cluster, after });
+                        out.push(FailureSpec {
+                            cluster,
+                            after,
+                            recovers_after,
+                            preempted,
+                        });
                     }
                 }
                 None => self.missing("cluster", &p, item),

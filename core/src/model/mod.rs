@@ -376,12 +376,21 @@ pub enum TaskSide {
 }
 
 /// The update of `cluster` fails, `after` its start (default: when it would have finished).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+///
+/// Staged runs: KubeFleet cannot tell whether a binding's failure is recoverable, so it keeps retrying
+/// the cluster, which keeps its maxConcurrency slot; `recovers_after` says when the retried update
+/// succeeds after all (never, when absent). A `preempted` failure is another run taking over the
+/// cluster's binding: the only failure that aborts a staged run.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct FailureSpec {
     pub cluster: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub after: Option<Duration>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub recovers_after: Option<Duration>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub preempted: bool,
 }
 
 /// The run is set to `Stop` at `at` and back to `Run` at `resume` (never, when absent).

@@ -42,9 +42,10 @@ pub struct Plan {
 pub enum Outcome {
     /// Every stage, and the delete stage, finished.
     Succeeded,
-    /// A cluster failed and the controller aborted the run.
+    /// The controller aborted the run (a staged run: another run took over a cluster's binding).
     Failed,
-    /// The run waits for something that never happens (an approval nobody grants, a stop never resumed).
+    /// The run waits for something that never happens (an approval nobody grants, a stop never
+    /// resumed, a failed cluster that never recovers).
     Blocked,
     /// Initialization fails: the real controller would not start the run. Stages show what could be computed.
     Invalid,
@@ -76,7 +77,8 @@ pub enum StageStatus {
     /// No cluster selected: skipped with its tasks (StageUpdatingSkippedNoClusters).
     Skipped,
     Failed,
-    /// Reached but never finished (blocked by an approval or a stop).
+    /// Reached but never finished (blocked by an approval, a stop, or a failed cluster the controller
+    /// keeps retrying).
     Waiting,
     NotStarted,
 }
@@ -155,6 +157,10 @@ pub enum PhaseKind {
     Add,
     /// Rolling: applied, waiting to be available (or `unavailablePeriodSeconds` when untrackable).
     AvailabilityWait,
+    /// Staged: a cluster whose binding failed; the controller keeps retrying it, it keeps its
+    /// maxConcurrency slot and its stage cannot finish until it recovers (on the cluster's row and the
+    /// stage's row; the label names the cluster).
+    FailedRetrying,
 }
 
 impl PhaseKind {
@@ -176,6 +182,7 @@ impl PhaseKind {
             PhaseKind::Update => "update",
             PhaseKind::Add => "add",
             PhaseKind::AvailabilityWait => "availability-wait",
+            PhaseKind::FailedRetrying => "failed-retrying",
         }
     }
 }

@@ -48,6 +48,10 @@ pub struct Init {
     /// False when the real controller would refuse to initialize the run.
     pub valid: bool,
     pub selected: usize,
+    /// The placement's name and the run's namespace (`None`: cluster-scoped), which the controller's
+    /// messages about bindings quote.
+    pub placement: String,
+    pub namespace: Option<String>,
 }
 
 /// The strategy's identity as errors print it: `types.NamespacedName` renders as `namespace/name`,
@@ -284,6 +288,8 @@ pub fn initialize(run: &StagedRun, fleet: &[FleetCluster], diags: &mut Vec<Diagn
         stages,
         valid,
         selected: selected.len(),
+        placement: run.placement.name.clone(),
+        namespace: run.namespace.clone(),
     }
 }
 

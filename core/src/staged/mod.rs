@@ -8,7 +8,10 @@ pub mod simulate;
 use crate::calendar;
 use crate::diag::Diagnostic;
 use crate::model::{Scenario, StagedRun, DEFAULT_START};
-use crate::plan::{AssumptionNote, ClusterStatus, Outcome, Phase, PhaseKind, Plan, Summary, Wait};
+use crate::plan::{
+    AssumptionNote, ClusterStatus, Event, Outcome, Phase, PhaseKind, Plan, StagePlan, Summary, Wait,
+};
+use crate::time::Time;
 use crate::timing;
 
 pub fn plan(scenario: &Scenario, run: &StagedRun) -> Plan {
@@ -44,6 +47,7 @@ pub fn plan(scenario: &Scenario, run: &StagedRun) -> Plan {
         &stages,
         &result.events,
         &result.wait_restarts,
+        result.stuck_since,
         scenario,
         &mut diagnostics,
     );
@@ -76,22 +80,24 @@ fn simulation_diagnostics(
     stages: &[crate::plan::StagePlan],
     events: &[crate::plan::Event],
     restarts: &[(String, crate::time::Time, crate::time::Time)],
+    stuck_since: Option<Time>,
     scenario: &Scenario,
     diags: &mut Vec<Diagnostic>,
 ) {
+    // Stuck marks that clear on their own are what people will see in the run's status, not a problem.
     let stuck: Vec<&str> = stages
         .iter()
         .flat_map(|s| &s.clusters)
-        .filter(|c| c.stuck_at.is_some())
+        .filter(|c| c.stuck_at.is_some() && c.status != ClusterStatus::Failed)
         .map(|c| c.name.as_str())
         .collect();
     if !stuck.is_empty() {
         let shown = stuck[..stuck.len().min(5)].join(", ");
         diags.push(
-            Diagnostic::warning(
+            Diagnostic::info(
                 "update-run-stuck",
                 format!(
-                    "{} cluster update(s) take longer than 5m ({shown}{}): the controller marks the run stuck (UpdateRunStuck, Progressing=False) while they update, although it keeps going",
+                    "{} cluster update(s) take longer than 5m ({shown}{}): while each runs past 5 minutes the run's status shows Progressing=False with reason UpdateRunStuck (\"The updateRun is stuck waiting for ... cluster(s) in stage ... to finish updating\"); this is harmless, the controller keeps going and clears it when they finish",
                     stuck.len(),
                     if stuck.len() > 5 { ", …" } else { "" }
                 ),
@@ -99,15 +105,7 @@ fn simulation_diagnostics(
             .at("assumptions.updateDuration"),
         );
     }
-    if let Some(failed) = events.iter().find(|e| e.reason == "UpdateRunFailed") {
-        diags.push(
-            Diagnostic::warning(
-                "run-fails",
-                format!("the run fails at {}: {}", failed.at, failed.message),
-            )
-            .at("assumptions.failures"),
-        );
-    }
+    failure_diagnostics(stages, events, stuck_since, scenario, diags);
     let offset = scenario
         .assumptions
         .approvals
@@ -117,7 +115,7 @@ fn simulation_diagnostics(
     for s in stages {
         for p in &s.phases {
             match (p.kind, p.end) {
-                (PhaseKind::Updating, _) => {}
+                (PhaseKind::Updating | PhaseKind::FailedRetrying, _) => {}
                 (_, None) => diags.push(
                     Diagnostic::warning(
                         "run-blocked",
@@ -156,6 +154,88 @@ fn simulation_diagnostics(
             .at("assumptions.stops"),
         );
     }
+}
+
+/// What the failure assumptions do to the run: a preemption aborts it; a failed cluster that never
+/// recovers hangs its stage (a warning: someone must act); one that recovers only delays it.
+fn failure_diagnostics(
+    stages: &[StagePlan],
+    events: &[Event],
+    stuck_since: Option<Time>,
+    scenario: &Scenario,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let path = |name: &str| {
+        let i = scenario
+            .assumptions
+            .failures
+            .iter()
+            .rposition(|f| f.cluster == name);
+        i.map_or("assumptions.failures".to_string(), |i| {
+            format!("assumptions.failures[{i}]")
+        })
+    };
+    if let Some(failed) = events.iter().find(|e| e.reason == "UpdateRunFailed") {
+        diags.push(
+            Diagnostic::warning(
+                "run-fails",
+                format!("the run fails at {}: {}", failed.at, failed.message),
+            )
+            .at(path(failed_cluster(events).unwrap_or(""))),
+        );
+        return;
+    }
+    for s in stages {
+        let hung: Vec<(&str, Time)> = s
+            .clusters
+            .iter()
+            .filter(|c| c.status == ClusterStatus::Failed)
+            .filter_map(|c| Some((c.name.as_str(), c.end?)))
+            .collect();
+        if let Some(&(first, _)) = hung.first() {
+            let failed = hung
+                .iter()
+                .map(|(n, at)| format!("{n} failed at {at}"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let stuck = stuck_since.map_or(String::new(), |t| format!("; stuck since {t}"));
+            diags.push(
+                Diagnostic::warning(
+                    "stage-never-finishes",
+                    format!("stage {} never finishes: {failed}{stuck}", s.name),
+                )
+                .at(path(first)),
+            );
+        }
+        for c in &s.clusters {
+            let retried = c
+                .phases
+                .iter()
+                .find(|p| p.kind == PhaseKind::FailedRetrying);
+            if let (ClusterStatus::Succeeded, Some(p), Some(back)) =
+                (c.status, retried, retried.and_then(|p| p.end))
+            {
+                diags.push(
+                    Diagnostic::info(
+                        "failed-cluster-recovers",
+                        format!(
+                            "{} fails at {} and recovers at {back}: the controller retries it meanwhile, it keeps its maxConcurrency slot and stage {} waits for it",
+                            c.name, p.start, s.name
+                        ),
+                    )
+                    .at(path(&c.name)),
+                );
+            }
+        }
+    }
+}
+
+/// The cluster whose failure aborted the run.
+fn failed_cluster(events: &[Event]) -> Option<&str> {
+    events
+        .iter()
+        .find(|e| e.reason == "ClusterUpdatingFailed")
+        .and_then(|e| e.cluster.as_deref())
 }
 
 fn phase_text(p: &Phase) -> &'static str {

@@ -2,7 +2,10 @@
 //! `maxConcurrency` clusters, before/after-stage tasks, stops and resumes, failures, the delete stage.
 //!
 //! Mirrors `pkg/controllers/updaterun/{execution,stop}.go`; every event carries the condition reason the
-//! real controller would set at that moment.
+//! real controller would set at that moment. A cluster whose binding fails is not aborted: the
+//! controller cannot tell whether the failure is recoverable (`checkClusterUpdateResult`), so the
+//! cluster keeps its slot in the window until it recovers, if ever, and its stage cannot finish. Only a
+//! binding taken over by another run (preemption) aborts the run.
 
 use std::borrow::Cow;
 
@@ -24,7 +27,10 @@ enum Ev {
     Enter(usize),
     Approved(usize, TaskSide),
     Done(usize, usize),
+    /// The cluster's binding reports a failure; the controller retries it.
     Failed(usize, usize),
+    /// Another run took over the cluster's binding: the run aborts.
+    Preempted(usize, usize),
     Stuck(usize, usize),
     WaitElapsed(usize, u32),
     Stop,
@@ -46,6 +52,8 @@ pub struct SimResult {
     pub outcome: Outcome,
     /// Notes about stops restarting a TimedWait's clock (the controller's known behaviour).
     pub wait_restarts: Vec<(String, Time, Time)>,
+    /// Since when the run shows UpdateRunStuck at the end of the simulation (a hang), if it does.
+    pub stuck_since: Option<Time>,
 }
 
 struct Sim<'a> {
@@ -71,6 +79,10 @@ struct Sim<'a> {
     outcome: Option<Outcome>,
     end: Option<Time>,
     wait_restarts: Vec<(String, Time, Time)>,
+    /// Since when the run has been marked stuck (Progressing=False, UpdateRunStuck), if it is now.
+    stuck_since: Option<Time>,
+    /// The stuck condition's current message, so an unchanged one is not announced twice.
+    stuck_message: Option<String>,
 }
 
 pub fn simulate(
@@ -114,6 +126,8 @@ pub fn simulate(
         outcome: None,
         end: None,
         wait_restarts: Vec::new(),
+        stuck_since: None,
+        stuck_message: None,
     };
     sim.emit(
         start,
@@ -228,21 +242,8 @@ impl Sim<'_> {
             Ev::Approved(s, side) => self.approved(now, s, side),
             Ev::Done(s, c) => self.cluster_done(now, s, c),
             Ev::Failed(s, c) => self.cluster_failed(now, s, c),
-            Ev::Stuck(s, c) => {
-                let cl = &mut self.stages[s].clusters[c];
-                if cl.status == ClusterStatus::NotStarted && cl.start.is_some() {
-                    cl.stuck_at = Some(now);
-                    let name = cl.name.clone();
-                    let stage = self.stages[s].name.clone();
-                    self.emit(
-                        now,
-                        "UpdateRunStuck",
-                        Some(s),
-                        Some((s, c)),
-                        format!("cluster `{name}` in stage {stage} has been updating for more than 5m0s; the run is marked stuck but keeps going"),
-                    );
-                }
-            }
+            Ev::Preempted(s, c) => self.cluster_preempted(now, s, c),
+            Ev::Stuck(s, c) => self.stuck(now, s, c),
             Ev::WaitElapsed(s, gen) => {
                 if s == self.cur
                     && self.step == Step::After
@@ -449,21 +450,38 @@ impl Sim<'_> {
                 "cluster started updating"
             };
             self.emit(now, "ClusterUpdatingStarted", Some(s), Some((s, c)), msg);
-            match self.timing.failure(&m.name) {
-                Some(after) => {
-                    let at = now.plus(after.unwrap_or(d));
-                    self.stages[s].clusters[c].end = Some(at);
-                    self.queue.push(at, Ev::Failed(s, c));
-                    if at.since(now) > STUCK_THRESHOLD {
-                        self.queue.push(now.plus(STUCK_THRESHOLD), Ev::Stuck(s, c));
-                    }
-                }
+            // A to-be-deleted binding is only awaited until it is gone; no failure or stuck check applies.
+            let failure = if stage.delete_stage {
+                None
+            } else {
+                self.timing.failure(&m.name)
+            };
+            let done_at = match failure {
                 None => {
                     self.queue.push(now.plus(d), Ev::Done(s, c));
-                    if d > STUCK_THRESHOLD {
-                        self.queue.push(now.plus(STUCK_THRESHOLD), Ev::Stuck(s, c));
+                    Some(now.plus(d))
+                }
+                Some(f) => {
+                    let at = now.plus(f.after.unwrap_or(d));
+                    self.stages[s].clusters[c].end = Some(at);
+                    if f.preempted {
+                        self.queue.push(at, Ev::Preempted(s, c));
+                        Some(at)
+                    } else {
+                        self.queue.push(at, Ev::Failed(s, c));
+                        f.recovers_after.map(|r| {
+                            let back = at.plus(r);
+                            self.stages[s].clusters[c].end = Some(back);
+                            self.queue.push(back, Ev::Done(s, c));
+                            back
+                        })
                     }
                 }
+            };
+            // execution.go marks the run stuck once a started cluster has not finished after the
+            // threshold (`timeElapsed > updateRunStuckThreshold`): not the delete stage.
+            if !stage.delete_stage && done_at.is_none_or(|t| t.since(now) > STUCK_THRESHOLD) {
+                self.queue.push(now.plus(STUCK_THRESHOLD), Ev::Stuck(s, c));
             }
         }
         if self.done == stage.members.len() && self.step == Step::Updating {
@@ -486,23 +504,140 @@ impl Sim<'_> {
             self.stopped_now(now);
         }
         self.proceed(now);
+        self.maybe_unstuck(now, s);
     }
 
+    /// The clusters of stage `s` that have been updating for the stuck threshold by `now` and have not
+    /// finished (a failed cluster being retried included), in the stage's order.
+    fn stuck_names(&self, now: Time, s: usize) -> Vec<&str> {
+        self.stages[s]
+            .clusters
+            .iter()
+            .filter(|cl| {
+                matches!(cl.status, ClusterStatus::NotStarted | ClusterStatus::Failed)
+                    && cl.start.is_some_and(|st| now.since(st) >= STUCK_THRESHOLD)
+            })
+            .map(|cl| cl.name.as_str())
+            .collect()
+    }
+
+    /// A cluster has been updating for the threshold: the controller marks the run stuck with the
+    /// names of every cluster of the stage that is, without stopping anything.
+    fn stuck(&mut self, now: Time, s: usize, c: usize) {
+        let cl = &self.stages[s].clusters[c];
+        if !matches!(cl.status, ClusterStatus::NotStarted | ClusterStatus::Failed) {
+            return;
+        }
+        self.stages[s].clusters[c].stuck_at = Some(now);
+        let message = stuck_message(&self.stuck_names(now, s), &self.stages[s].name);
+        // One condition per reconcile: a second cluster crossing at the same instant changes nothing.
+        if self.stuck_since.is_some() && self.stuck_message.as_deref() == Some(message.as_str()) {
+            return;
+        }
+        self.stuck_since.get_or_insert(now);
+        self.stuck_message = Some(message.clone());
+        self.emit(now, "UpdateRunStuck", Some(s), Some((s, c)), message);
+    }
+
+    /// After a cluster finishes: when no cluster of the still-updating stage is over the threshold
+    /// any more, the controller's next reconcile marks the run progressing again.
+    fn maybe_unstuck(&mut self, now: Time, s: usize) {
+        if self.stuck_since.is_none() || !self.stuck_names(now, s).is_empty() {
+            return;
+        }
+        self.stuck_since = None;
+        self.stuck_message = None;
+        if self.cur == s && self.step == Step::Updating && self.stopped.is_none() {
+            self.emit(
+                now,
+                "UpdateRunProgressing",
+                None,
+                None,
+                "The update run is making progress",
+            );
+        }
+    }
+
+    /// The binding reports a failure. `checkClusterUpdateResult`: "We have no way to know if the
+    /// failed condition is recoverable or not so we just let it run": the cluster stays in the
+    /// window, holding its slot, and the stage cannot finish until it recovers.
     fn cluster_failed(&mut self, now: Time, s: usize, c: usize) {
+        let name = self.stages[s].clusters[c].name.clone();
+        let recovers = self
+            .timing
+            .failure(&name)
+            .and_then(|f| f.recovers_after)
+            .map(|r| now.plus(r));
+        let stage_name = self.stages[s].name.clone();
+        let cl = &mut self.stages[s].clusters[c];
+        cl.status = ClusterStatus::Failed;
+        let start = cl.start.unwrap_or(now);
+        cl.phases = vec![
+            Phase {
+                kind: PhaseKind::Updating,
+                start,
+                end: Some(now),
+                label: "updating".into(),
+                version: None,
+            },
+            Phase {
+                kind: PhaseKind::FailedRetrying,
+                start: now,
+                end: recovers,
+                label: match recovers {
+                    Some(_) => "failed; retried by the controller until it recovers".into(),
+                    None => "failed; retried by the controller, never recovers".into(),
+                },
+                version: None,
+            },
+        ];
+        cl.reason = Some(match recovers {
+            Some(at) => format!("its binding failed at {now} and recovers at {at} (assumptions.failures); meanwhile the controller retries it and it holds one maxConcurrency slot"),
+            None => format!("its binding failed at {now} and never recovers (assumptions.failures): the controller retries it forever; it holds one maxConcurrency slot and stage {stage_name} cannot finish"),
+        });
+        self.stages[s].phases.push(Phase {
+            kind: PhaseKind::FailedRetrying,
+            start: now,
+            end: recovers,
+            label: format!("{name} failed, retried (holds a maxConcurrency slot)"),
+            version: None,
+        });
+        self.emit(
+            now,
+            "NotAllWorkHaveBeenApplied",
+            Some(s),
+            Some((s, c)),
+            format!(
+                "the cluster updating encountered an error at stage `{stage_name}`, updateRun := `{}`",
+                self.run
+            ),
+        );
+    }
+
+    /// Another run took over the cluster's binding (`execution.go`: the binding no longer matches
+    /// what this run wrote): the controller marks the cluster failed and aborts the run.
+    fn cluster_preempted(&mut self, now: Time, s: usize, c: usize) {
         let name = self.stages[s].clusters[c].name.clone();
         let stage_name = self.stages[s].name.clone();
         self.stages[s].clusters[c].status = ClusterStatus::Failed;
         self.stages[s].clusters[c].end = Some(now);
-        let msg = format!("the cluster `{name}` in the stage {stage_name} has failed");
+        let binding = binding_ref(self.init, &name);
+        let cluster_msg = format!(
+            "{USER_ERROR}: the binding of the updating cluster `{name}` in the stage `{stage_name}` is not up-to-date with the desired status, please check the status of binding `{binding}` and see if there is a concurrent updateRun referencing the same placement and updating the same cluster"
+        );
+        self.stages[s].clusters[c].reason = Some(format!(
+            "another run took over its binding at {now} (assumptions.failures, preempted)"
+        ));
+        let run_msg = format!("{ABORTED}: {cluster_msg}");
         self.emit(
             now,
             "ClusterUpdatingFailed",
             Some(s),
             Some((s, c)),
-            "cluster update failed",
+            cluster_msg,
         );
-        self.emit(now, "StageUpdatingFailed", Some(s), None, msg.clone());
-        self.emit(now, "UpdateRunFailed", None, None, msg);
+        self.emit(now, "StageUpdatingFailed", Some(s), None, run_msg.clone());
+        self.emit(now, "UpdateRunFailed", None, None, run_msg);
         // Updates already under way finish on their own; the aborted run no longer tracks them.
         for cl in self.stages[s].clusters.iter_mut() {
             if cl.status == ClusterStatus::NotStarted && cl.start.is_some() {
@@ -636,6 +771,40 @@ impl Sim<'_> {
             end: self.end,
             outcome,
             wait_restarts: self.wait_restarts,
+            stuck_since: self.stuck_since,
         }
+    }
+}
+
+/// `errStagedUpdatedAborted` (controller.go): the prefix of every message of an aborted run.
+const ABORTED: &str = "cannot continue the updateRun";
+/// `controller.ErrUserError`, which wraps the preemption error.
+const USER_ERROR: &str = "failed to process the request due to a client error";
+
+/// `markUpdateRunStuck`'s message (execution.go): up to three names joined by ", ", then "..." when
+/// there are more.
+pub fn stuck_message(names: &[&str], stage: &str) -> String {
+    let shown = names[..names.len().min(3)].join(", ");
+    let more = if names.len() > 3 { "..." } else { "" };
+    format!("The updateRun is stuck waiting for {shown}{more} cluster(s) in stage {stage} to finish updating, please check placement status for potential errors")
+}
+
+/// How `klog.KObj(binding)` prints the cluster's binding: `namespace/name` for a ResourceBinding,
+/// the name alone for a ClusterResourceBinding. The scheduler names bindings
+/// `<placement[:26]>-<cluster[:27]>-<8 random characters>` (uniquename.NewBindingName); the random
+/// part cannot be known before it exists, so it is written `xxxxxxxx`.
+pub fn binding_ref(init: &Init, cluster: &str) -> String {
+    // Go slices bytes; back off to a character boundary so no text can make this panic.
+    let cut = |s: &str, n: usize| {
+        let mut n = n.min(s.len());
+        while !s.is_char_boundary(n) {
+            n -= 1;
+        }
+        s[..n].to_string()
+    };
+    let name = format!("{}-{}-xxxxxxxx", cut(&init.placement, 26), cut(cluster, 27));
+    match &init.namespace {
+        Some(ns) => format!("{ns}/{name}"),
+        None => name,
     }
 }

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use crate::calendar;
 use crate::diag::Diagnostic;
-use crate::model::{Assumptions, FleetCluster, TaskSide};
+use crate::model::{Assumptions, FailureSpec, FleetCluster, TaskSide};
 use crate::plan::AssumptionNote;
 use crate::selector;
 use crate::time::{Duration, Time, HOUR, MINUTE};
@@ -19,7 +19,7 @@ pub struct Timing<'a> {
     fleet: &'a [FleetCluster],
     default_update: Duration,
     by_name: HashMap<&'a str, Duration>,
-    failures: HashMap<&'a str, Option<Duration>>,
+    failures: HashMap<&'a str, &'a FailureSpec>,
 }
 
 impl<'a> Timing<'a> {
@@ -55,7 +55,7 @@ impl<'a> Timing<'a> {
                     .at(format!("assumptions.failures[{i}]")),
                 );
             }
-            failures.insert(f.cluster.as_str(), f.after);
+            failures.insert(f.cluster.as_str(), f);
         }
         if let Some(h) = &assumptions.approvals.business_hours {
             if !calendar::ever_open(h) {
@@ -104,8 +104,8 @@ impl<'a> Timing<'a> {
         self.assumptions.delete_duration.unwrap_or(DEFAULT_DELETE)
     }
 
-    /// `Some(after)` when the cluster's update fails `after` its start (`None` = at its natural end).
-    pub fn failure(&self, name: &str) -> Option<Option<Duration>> {
+    /// What the assumptions say fails on this cluster, if anything (the last entry naming it wins).
+    pub fn failure(&self, name: &str) -> Option<&'a FailureSpec> {
         self.failures.get(name).copied()
     }
 
@@ -181,9 +181,9 @@ impl<'a> Timing<'a> {
             } else {
                 a.failures
                     .iter()
-                    .map(|f| f.cluster.as_str())
+                    .map(describe_failure)
                     .collect::<Vec<_>>()
-                    .join(", ")
+                    .join("; ")
             },
             a.failures.is_empty(),
         );
@@ -194,6 +194,24 @@ impl<'a> Timing<'a> {
                 false,
             );
         }
+    }
+}
+
+/// One failure assumption in words, for the plan's assumption notes.
+fn describe_failure(f: &FailureSpec) -> String {
+    let when = match f.after {
+        Some(d) => format!("{d} after it starts"),
+        None => "when its update would finish".to_string(),
+    };
+    if f.preempted {
+        return format!(
+            "{}: another run takes over its binding {when} (the run aborts)",
+            f.cluster
+        );
+    }
+    match f.recovers_after {
+        Some(r) => format!("{}: fails {when}, recovers {r} later", f.cluster),
+        None => format!("{}: fails {when}, never recovers", f.cluster),
     }
 }
 
