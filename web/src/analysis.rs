@@ -12,12 +12,15 @@ pub const SOURCE_NAME: &str = "scenario.yaml";
 
 #[derive(Clone, Debug)]
 pub struct Analysis {
-    /// The scenario this text loads to; `None` when it cannot be read (the form editor then waits).
+    /// The scenario this text loads to, or the last one that loaded when this text cannot be read
+    /// (`stale` then says so); `None` when no text has loaded yet (the form editor then waits).
     pub scenario: Option<Arc<Scenario>>,
     /// The plan on screen: this text's, or the last good one when this text could not be read.
     pub plan: Option<Arc<Plan>>,
     /// True when `plan` belongs to an earlier text (this one has errors that stop it loading).
     pub stale: bool,
+    /// Why this text does not load, for the summary: the first error, with its line.
+    pub stale_reason: Option<String>,
     /// Every diagnostic of this text, loading and planning, errors first.
     pub diagnostics: Vec<Diagnostic>,
     /// How many update runs the text describes; the page plans the first.
@@ -37,6 +40,7 @@ impl PartialEq for Analysis {
         same(&self.plan, &other.plan)
             && same(&self.scenario, &other.scenario)
             && self.stale == other.stale
+            && self.stale_reason == other.stale_reason
             && self.runs == other.runs
             && self.diagnostics == other.diagnostics
     }
@@ -72,14 +76,22 @@ pub fn analyse(text: &str, previous: Option<&Analysis>) -> Analysis {
     } else {
         let last = previous.and_then(|p| p.plan.clone());
         let stale = last.is_some();
-        (None, last, stale)
+        (previous.and_then(|p| p.scenario.clone()), last, stale)
     };
     // Stable sort: within a severity the input's order is kept.
     fleetplan::sort::sort_by_key(&mut diagnostics, |d| d.severity);
+    let stale_reason = (!readable).then(|| match diagnostics.iter().find(|d| d.is_error()) {
+        Some(d) => match &d.location {
+            Some(l) => format!("line {}: {}", l.line, d.message),
+            None => d.message.clone(),
+        },
+        None => "the text describes no scenario".to_string(),
+    });
     Analysis {
         scenario,
         plan,
         stale,
+        stale_reason,
         diagnostics,
         runs,
     }
@@ -134,12 +146,20 @@ mod tests {
             broken.plan.as_ref().unwrap(),
             good.plan.as_ref().unwrap()
         ));
+        // The form keeps the last scenario that loaded; the summary can say why this one did not.
+        assert!(Arc::ptr_eq(
+            broken.scenario.as_ref().unwrap(),
+            good.scenario.as_ref().unwrap()
+        ));
+        let reason = broken.stale_reason.as_deref().unwrap();
+        assert!(reason.starts_with("line 2: "), "{reason}");
         assert!(broken.count(Severity::Error) > 0);
         let loc = broken.diagnostics[0].location.as_ref().unwrap();
         assert!(loc.line >= 1);
         // Fixing it again plans afresh.
         let fixed = analyse(example(), Some(&broken));
         assert!(!fixed.stale);
+        assert_eq!(fixed.stale_reason, None);
     }
 
     #[test]

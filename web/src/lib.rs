@@ -13,8 +13,6 @@ pub mod chart;
 pub mod compare_view;
 pub mod exports;
 pub mod form;
-pub mod form_gke;
-pub mod form_rolling;
 pub mod history;
 pub mod link;
 
@@ -224,6 +222,7 @@ pub fn Planner(
     // The editor's tabs: the YAML text (the default, and where diagnostics point) or the form.
     let form_tab = RwSignal::new(false);
     let scenario = Signal::derive(move || analysis.with(|a| a.scenario.clone()));
+    let diagnostics = Memo::new(move |_| Arc::new(analysis.with(|a| a.diagnostics.clone())));
     // The counterpart is planned only while the comparison is shown; both charts then share one window.
     let other: Memo<Option<Arc<Plan>>> = Memo::new(move |_| {
         if !compare_on.get() {
@@ -274,7 +273,7 @@ pub fn Planner(
                         <span class="hint">"fleetplan scenario or KubeFleet objects; re-planned as you type"</span>
                     </div>
                     <Show when=move || form_tab.get()>
-                        <ScenarioForm scenario=scenario plan=plan apply=replace_text />
+                        <ScenarioForm scenario=scenario plan=plan diagnostics=diagnostics stale=stale apply=replace_text />
                     </Show>
                     <textarea
                         style:display=move || if form_tab.get() { "none" } else { "block" }

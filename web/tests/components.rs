@@ -378,14 +378,21 @@ async fn the_gke_form_edits_stages_windows_and_versions() {
     sleep(100).await;
     let text = yaml_text(&host);
     assert!(text.contains("FREQ=WEEKLY;BYDAY=SA"), "{text}");
-    // A badly formed window is refused with the reason, and the text stays as it was.
+    // A badly formed window is refused with the reason next to the field; the form and the text stay.
     let window = input(&host, "[data-testid=gke-cluster]:nth-child(2) input.window");
     window.set_value("whenever");
     fire(&window, "change");
     sleep(100).await;
     assert_eq!(yaml_text(&host), text);
-    let problem = host.query_selector(".form-problem").unwrap().unwrap();
+    assert_eq!(window.get_attribute("aria-invalid").as_deref(), Some("true"));
+    let problem = window
+        .parent_element()
+        .unwrap()
+        .query_selector(".field-problem")
+        .unwrap()
+        .expect("the reason is shown next to the field");
     assert!(problem.text_content().unwrap().contains("is not a window"));
+    assert_eq!(all(&host, "[data-testid=gke-cluster]").len(), 2);
     // Another version released later.
     fire(
         &all(&host, "fieldset button")

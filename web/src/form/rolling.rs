@@ -9,8 +9,9 @@ use fleetplan::rolling::model::{PlacedResource, RollingRun};
 use fleetplan::selector;
 use leptos::prelude::*;
 
-use crate::form::{failing_field, field, labelled, parse_concurrency, Edit, OnText};
-use crate::form_gke::list;
+use super::widgets::{
+    failing_field, field, int_or_string_text, labelled, list, parse_concurrency, Change, Form,
+};
 
 fn placement(s: &mut Scenario) -> Result<&mut Placement, String> {
     match &mut s.strategy {
@@ -19,10 +20,9 @@ fn placement(s: &mut Scenario) -> Result<&mut Placement, String> {
     }
 }
 
-/// A field editing the placement (or the run) through `set`.
-fn placement_field(edit: &Edit, set: fn(&mut Placement, &str) -> Result<(), String>) -> OnText {
-    let e = edit.clone();
-    Arc::new(move |v| e(&|s| set(placement(s)?, &v)))
+/// A change of the placement through `set`.
+fn placement_field(set: fn(&mut Placement, &str) -> Result<(), String>) -> Change {
+    Arc::new(move |s, v| set(placement(s)?, v))
 }
 
 fn run_mut(s: &mut Scenario) -> Result<&mut RollingRun, String> {
@@ -32,9 +32,8 @@ fn run_mut(s: &mut Scenario) -> Result<&mut RollingRun, String> {
     }
 }
 
-fn run_field(edit: &Edit, set: fn(&mut RollingRun, &str) -> Result<(), String>) -> OnText {
-    let e = edit.clone();
-    Arc::new(move |v| e(&|s| set(run_mut(s)?, &v)))
+fn run_field(set: fn(&mut RollingRun, &str) -> Result<(), String>) -> Change {
+    Arc::new(move |s, v| set(run_mut(s)?, v))
 }
 
 /// `Deployment, Service/LoadBalancer, ConfigMap` → placed resources (a Service's type after a slash).
@@ -64,14 +63,6 @@ pub fn resources_text(r: &[PlacedResource]) -> String {
         .join(", ")
 }
 
-fn int_or_string_text(v: &Option<fleetplan::model::IntOrString>) -> String {
-    match v {
-        Some(fleetplan::model::IntOrString::Int(n)) => n.to_string(),
-        Some(fleetplan::model::IntOrString::Str(s)) => s.clone(),
-        None => String::new(),
-    }
-}
-
 /// `env=prod; env=staging` → the affinity's ORed cluster selector terms (kubectl selector syntax each).
 pub fn parse_affinity(text: &str) -> Result<Vec<LabelSelector>, String> {
     text.split(';')
@@ -92,16 +83,16 @@ pub fn affinity_text(terms: &[LabelSelector]) -> String {
         .join("; ")
 }
 
-pub fn rolling_view(s: &Scenario, plan: Option<&Plan>, edit: &Edit) -> AnyView {
+pub(crate) fn rolling_view(form: &Form, s: &Scenario, plan: Option<&Plan>) -> AnyView {
     let Strategy::KubefleetRolling(run) = &s.strategy else {
         return ().into_any();
     };
     let p = &run.placement;
-    let set_type = placement_field(edit, |p, v| {
+    let set_type = placement_field(|p, v| {
         p.placement_type = v.trim().to_string();
         Ok(())
     });
-    let set_n = placement_field(edit, |p, v| {
+    let set_n = placement_field(|p, v| {
         p.number_of_clusters = if v.trim().is_empty() {
             None
         } else {
@@ -113,24 +104,24 @@ pub fn rolling_view(s: &Scenario, plan: Option<&Plan>, edit: &Edit) -> AnyView {
         };
         Ok(())
     });
-    let set_names = placement_field(edit, |p, v| {
+    let set_names = placement_field(|p, v| {
         p.cluster_names = list(v);
         Ok(())
     });
-    let set_affinity = placement_field(edit, |p, v| {
+    let set_affinity = placement_field(|p, v| {
         p.affinity = parse_affinity(v)?;
         Ok(())
     });
     let ru = &run.rolling_update;
-    let set_unavailable = run_field(edit, |r, v| {
+    let set_unavailable = run_field(|r, v| {
         r.rolling_update.max_unavailable = parse_concurrency(v);
         Ok(())
     });
-    let set_surge = run_field(edit, |r, v| {
+    let set_surge = run_field(|r, v| {
         r.rolling_update.max_surge = parse_concurrency(v);
         Ok(())
     });
-    let set_period = run_field(edit, |r, v| {
+    let set_period = run_field(|r, v| {
         r.rolling_update.unavailable_period_seconds = if v.trim().is_empty() {
             None
         } else {
@@ -142,11 +133,11 @@ pub fn rolling_view(s: &Scenario, plan: Option<&Plan>, edit: &Edit) -> AnyView {
         };
         Ok(())
     });
-    let set_resources = run_field(edit, |r, v| {
+    let set_resources = run_field(|r, v| {
         r.resources = parse_resources(v);
         Ok(())
     });
-    let set_update = run_field(edit, |r, v| {
+    let set_update = run_field(|r, v| {
         r.change.update = match v.trim() {
             "yes" | "true" | "" => true,
             "no" | "false" => false,
@@ -154,7 +145,7 @@ pub fn rolling_view(s: &Scenario, plan: Option<&Plan>, edit: &Edit) -> AnyView {
         };
         Ok(())
     });
-    let set_from = run_field(edit, |r, v| {
+    let set_from = run_field(|r, v| {
         r.change.from = if v.trim().is_empty() {
             None
         } else {
@@ -164,11 +155,10 @@ pub fn rolling_view(s: &Scenario, plan: Option<&Plan>, edit: &Edit) -> AnyView {
         };
         Ok(())
     });
-    let set_failed = run_field(edit, |r, v| {
+    let set_failed = run_field(|r, v| {
         r.change.failed_to_apply = list(v);
         Ok(())
     });
-    let (failing, set_failing) = failing_field(s, edit);
     let from_text = run
         .change
         .from
@@ -193,25 +183,25 @@ pub fn rolling_view(s: &Scenario, plan: Option<&Plan>, edit: &Edit) -> AnyView {
     view! {
         <fieldset class="form-group" data-testid="rolling-form">
             <legend>"Placement"</legend>
-            {labelled("Type", field("placement type", p.placement_type.clone(), 9, "PickAll, PickN or PickFixed", "", set_type))}
-            {labelled("Number of clusters (PickN)", field("number of clusters", p.number_of_clusters.map(|n| n.to_string()).unwrap_or_default(), 4, "", "", set_n))}
-            {labelled("Cluster names (PickFixed)", field("cluster names", p.cluster_names.join(", "), 24, "member1, member2", "", set_names))}
-            {labelled("Required affinity", field("affinity selector", affinity_text(&p.affinity), 24, "loc=east; env=prod (terms ORed)", "", set_affinity))}
+            {labelled("Type", field(form, "strategy.placement.type".into(), "placement type", p.placement_type.clone(), 9, "PickAll, PickN or PickFixed", "", set_type))}
+            {labelled("Number of clusters (PickN)", field(form, "strategy.placement.numberOfClusters".into(), "number of clusters", p.number_of_clusters.map(|n| n.to_string()).unwrap_or_default(), 4, "", "", set_n))}
+            {labelled("Cluster names (PickFixed)", field(form, "strategy.placement.clusterNames".into(), "cluster names", p.cluster_names.join(", "), 24, "member1, member2", "", set_names))}
+            {labelled("Required affinity", field(form, "strategy.placement.affinity".into(), "affinity selector", affinity_text(&p.affinity), 24, "loc=east; env=prod (terms ORed)", "", set_affinity))}
             <p class="selects" data-testid="selects">{picked}</p>
         </fieldset>
         <fieldset class="form-group" data-testid="rolling-update-form">
             <legend>"Rolling update"</legend>
-            {labelled("maxUnavailable", field("max unavailable", int_or_string_text(&ru.max_unavailable), 5, "25%", "max-unavailable", set_unavailable))}
-            {labelled("maxSurge", field("max surge", int_or_string_text(&ru.max_surge), 5, "25%", "max-surge", set_surge))}
-            {labelled("unavailablePeriodSeconds", field("unavailable period seconds", ru.unavailable_period_seconds.map(|n| n.to_string()).unwrap_or_default(), 5, "60", "", set_period))}
-            {labelled("Resources", field("resource kinds", resources_text(&run.resources), 28, "Deployment, Service/LoadBalancer, ConfigMap", "", set_resources))}
+            {labelled("maxUnavailable", field(form, "strategy.rollingUpdate.maxUnavailable".into(), "max unavailable", int_or_string_text(&ru.max_unavailable), 5, "25%", "max-unavailable", set_unavailable))}
+            {labelled("maxSurge", field(form, "strategy.rollingUpdate.maxSurge".into(), "max surge", int_or_string_text(&ru.max_surge), 5, "25%", "max-surge", set_surge))}
+            {labelled("unavailablePeriodSeconds", field(form, "strategy.rollingUpdate.unavailablePeriodSeconds".into(), "unavailable period seconds", ru.unavailable_period_seconds.map(|n| n.to_string()).unwrap_or_default(), 5, "60", "", set_period))}
+            {labelled("Resources", field(form, "strategy.resources".into(), "resource kinds", resources_text(&run.resources), 28, "Deployment, Service/LoadBalancer, ConfigMap", "", set_resources))}
         </fieldset>
         <fieldset class="form-group">
             <legend>"The change"</legend>
-            {labelled("New resources (in-place update)", field("in-place update", if run.change.update { "yes" } else { "no" }.to_string(), 4, "yes", "", set_update))}
-            {labelled("Placement before (affinity)", field("affinity before the change", from_text, 24, "loc=west (empty: unchanged)", "from-affinity", set_from))}
-            {labelled("Failed to apply before", field("failed to apply", run.change.failed_to_apply.join(", "), 20, "member2", "", set_failed))}
-            {labelled("Never become available", field("failing clusters", failing, 20, "member1", "failing", set_failing))}
+            {labelled("New resources (in-place update)", field(form, "strategy.change.update".into(), "in-place update", if run.change.update { "yes" } else { "no" }.to_string(), 4, "yes", "", set_update))}
+            {labelled("Placement before (affinity)", field(form, "strategy.change.from".into(), "affinity before the change", from_text, 24, "loc=west (empty: unchanged)", "from-affinity", set_from))}
+            {labelled("Failed to apply before", field(form, "strategy.change.failedToApply".into(), "failed to apply", run.change.failed_to_apply.join(", "), 20, "member2", "", set_failed))}
+            {labelled("Never become available", failing_field(form, s))}
         </fieldset>
     }
     .into_any()
