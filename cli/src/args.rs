@@ -5,19 +5,32 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use fleetplan::time::Time;
 
-/// Plans how a KubeFleet staged update run will move through a fleet, before it runs.
+/// Plans rollouts across fleets of Kubernetes clusters before they run: KubeFleet staged update runs
+/// and rolling updates, GKE rollout sequences with custom stages and GKE fleet-based chains.
+///
+/// Input: fleetplan scenarios, real KubeFleet objects (`kubectl get … -o yaml`) or GKE's own sequence
+/// files. Output: the projected timeline, with every problem the real controller would stop on.
 #[derive(Debug, Parser)]
-#[command(name = "fleetplan", version, propagate_version = true)]
+#[command(
+    name = "fleetplan",
+    version,
+    propagate_version = true,
+    after_help = EXIT_CODES
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
 }
+
+/// The exit codes, for every command's help (and the README).
+pub const EXIT_CODES: &str = "Exit codes:\n  0  no errors in the input (warnings allowed)\n  1  errors in the input, or a file that cannot be read or written\n  2  usage error (unknown command, option or example)";
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Project every scenario of the input onto a timeline.
     Plan(PlanArgs),
     /// Report every problem of the input; exit 1 when any is an error.
+    #[command(after_help = EXIT_CODES)]
     Check(CheckArgs),
     /// List the built-in examples, or print one.
     Example(ExampleArgs),
@@ -42,6 +55,21 @@ pub struct CheckArgs {
     /// Scenario or manifest files, read together as one input (`-` reads stdin).
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<String>,
+    #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
+    pub format: CheckFormat,
+}
+
+/// How `check` reports: for people, or for a CI system.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CheckFormat {
+    /// `file:line:col: error[code]: message (at path)`, then the counts.
+    Text,
+    /// GitHub Actions workflow commands (`::error file=…,line=…,col=…::…`): annotations on the PR.
+    Github,
+    /// SARIF 2.1.0, for code scanning (upload with github/codeql-action/upload-sarif).
+    Sarif,
+    /// JUnit XML: a test suite per file, a failed test case per error.
+    Junit,
 }
 
 #[derive(Debug, Args)]

@@ -2,10 +2,10 @@
 
 use fleetplan::{Diagnostic, Severity};
 
-use crate::args::CheckArgs;
+use crate::args::{CheckArgs, CheckFormat};
 use crate::files;
 use crate::out::{self, Status};
-use crate::words;
+use crate::{report, words};
 
 pub fn run(args: &CheckArgs) -> Status {
     let inputs = match files::read_all(&args.files) {
@@ -29,7 +29,18 @@ pub fn run(args: &CheckArgs) -> Status {
     if empty && errors == 0 {
         out::error("no scenario found in the input");
     }
-    out::to_stdout(Status::failed_if(errors > 0 || empty), |w| {
+    let status = Status::failed_if(errors > 0 || empty);
+    let names: Vec<String> = inputs.iter().map(|i| i.name.clone()).collect();
+    let rendered = match args.format {
+        CheckFormat::Text => None,
+        CheckFormat::Github => Some(report::github(&all)),
+        CheckFormat::Sarif => Some(report::sarif(&all)),
+        CheckFormat::Junit => Some(report::junit(&all, &names)),
+    };
+    if let Some(text) = rendered {
+        return out::to_stdout(status, |w| w.write_all(text.as_bytes()));
+    }
+    out::to_stdout(status, |w| {
         for d in &all {
             writeln!(w, "{d}")?;
         }

@@ -9,6 +9,7 @@ mod grid;
 mod out;
 mod panic;
 mod plan_cmd;
+mod report;
 mod rolling_table;
 mod table;
 mod words;

@@ -454,3 +454,81 @@ fn the_gke_bank_table_says_when_every_production_cluster_has_the_version() {
         "{out}"
     );
 }
+
+#[test]
+fn help_names_all_four_kinds_and_the_exit_codes() {
+    let o = run(&["--help"]);
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o);
+    let top = out.lines().next().unwrap_or_default();
+    for kind in [
+        "KubeFleet staged update runs",
+        "rolling updates",
+        "GKE rollout sequences",
+        "fleet-based chains",
+    ] {
+        assert!(top.contains(kind), "the top line lacks {kind}: {top}");
+    }
+    assert!(out.contains("Exit codes:"), "{out}");
+    let check = stdout(&run(&["check", "--help"]));
+    for code in ["0  no errors", "1  errors in the input", "2  usage error"] {
+        assert!(check.contains(code), "{check}");
+    }
+    for format in ["github", "sarif", "junit"] {
+        assert!(check.contains(format), "{check}");
+    }
+}
+
+#[test]
+fn check_annotates_github_pull_requests_at_the_line() {
+    let path = repo_file("examples/cluster-in-no-stage.yaml");
+    let o = run(&["check", "--format", "github", &path]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    let first = out.lines().next().unwrap_or_default();
+    // `strategy.stages` is located where its first item is written: `- name: staging`, column 5.
+    let text = std::fs::read_to_string(&path).unwrap();
+    let line = text
+        .lines()
+        .position(|l| l.trim_start().starts_with("- name: staging"))
+        .unwrap()
+        + 1;
+    assert!(
+        first.starts_with(&format!(
+            "::error file={path},line={line},col=5,title=fleetplan cluster-in-no-stage::"
+        )),
+        "{first}"
+    );
+    assert!(first.contains("dev1, dev2"), "{first}");
+}
+
+#[test]
+fn check_writes_sarif_and_junit_for_ci() {
+    let path = repo_file("examples/cluster-in-no-stage.yaml");
+    let o = run(&["check", "--format", "sarif", &path]);
+    assert_eq!(o.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("SARIF is JSON");
+    assert_eq!(v["version"], "2.1.0");
+    let results = v["runs"][0]["results"].as_array().unwrap();
+    let r = results
+        .iter()
+        .find(|r| r["ruleId"] == "cluster-in-no-stage")
+        .expect("the error is a result");
+    assert_eq!(r["level"], "error");
+    assert!(
+        r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+            .as_str()
+            .unwrap()
+            .ends_with("examples/cluster-in-no-stage.yaml")
+    );
+
+    let clean = run_with_stdin(&["check", "--format", "junit", "-"], &staged_example());
+    assert_eq!(clean.status.code(), Some(0));
+    let xml = stdout(&clean);
+    assert!(xml.contains("failures=\"0\""), "{xml}");
+    let bad = stdout(&run(&["check", "--format", "junit", &path]));
+    assert!(
+        bad.contains("<failure type=\"cluster-in-no-stage\""),
+        "{bad}"
+    );
+}

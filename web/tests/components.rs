@@ -384,7 +384,10 @@ async fn the_gke_form_edits_stages_windows_and_versions() {
     fire(&window, "change");
     sleep(100).await;
     assert_eq!(yaml_text(&host), text);
-    assert_eq!(window.get_attribute("aria-invalid").as_deref(), Some("true"));
+    assert_eq!(
+        window.get_attribute("aria-invalid").as_deref(),
+        Some("true")
+    );
     let problem = window
         .parent_element()
         .unwrap()

@@ -106,8 +106,7 @@ fn cluster_row(form: &Form, i: usize, c: &Cluster) -> AnyView {
         .collect();
     let rename: Change = Arc::new(move |s, v| {
         let v = v.trim();
-        if s
-            .clusters
+        if s.clusters
             .iter()
             .enumerate()
             .any(|(j, c)| j != i && c.name == v)

@@ -178,7 +178,10 @@ fn add_stage(s: &mut Scenario) -> Result<(), String> {
 fn add_fleet(s: &mut Scenario) -> Result<(), String> {
     let groups = fleet_groups(s)?;
     let fleet = unique_name("fleet-", groups.iter().map(|g| g.fleet.as_str()));
-    let upstream_fleets = groups.last().map(|l| vec![l.fleet.clone()]).unwrap_or_default();
+    let upstream_fleets = groups
+        .last()
+        .map(|l| vec![l.fleet.clone()])
+        .unwrap_or_default();
     groups.push(FleetGroup {
         fleet,
         upstream_fleets,
@@ -282,7 +285,11 @@ pub(crate) fn sequence_view(form: &Form, s: &Scenario, plan: Option<&Plan>) -> A
                 })
                 .collect();
             // GKE: a chain has at most five fleets (three team scopes); a sixth is refused.
-            let limit = if q.grouping.as_deref() == Some("scope") { 3 } else { 5 };
+            let limit = if q.grouping.as_deref() == Some("scope") {
+                3
+            } else {
+                5
+            };
             let full = q.groups.len() >= limit;
             view! {
                 <fieldset class="form-group">

@@ -401,7 +401,12 @@ mod tests {
         let plan = b.plan.unwrap();
         assert_eq!(plan.outcome, fleetplan::plan::Outcome::Succeeded);
         for st in plan.stages.iter().filter(|st| st.name.starts_with("stage")) {
-            assert!(st.clusters.is_empty(), "{} selects {:?}", st.name, st.clusters);
+            assert!(
+                st.clusters.is_empty(),
+                "{} selects {:?}",
+                st.name,
+                st.clusters
+            );
         }
     }
 
