@@ -16,6 +16,7 @@ pub mod fleet;
 pub mod gantt;
 pub mod gke;
 pub mod input;
+pub mod labels;
 pub mod manifests;
 pub mod model;
 pub mod placement;

@@ -2,6 +2,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::labels;
 use crate::model::LabelSelector;
 
 /// What a selector selects, after `nil` vs `{}` is resolved.
@@ -39,69 +40,14 @@ pub fn matches(selector: Option<&LabelSelector>, labels: &BTreeMap<String, Strin
         })
 }
 
-const QUALIFIED_NAME_MSG: &str = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
-const LABEL_VALUE_MSG: &str = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
-
-fn is_name_part(s: &str) -> bool {
-    let b = s.as_bytes();
-    !b.is_empty()
-        && b.len() <= 63
-        && b[0].is_ascii_alphanumeric()
-        && b[b.len() - 1].is_ascii_alphanumeric()
-        && b.iter()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
-}
-
-fn is_dns_subdomain(s: &str) -> bool {
-    !s.is_empty()
-        && s.len() <= 253
-        && s.split('.').all(|part| {
-            let b = part.as_bytes();
-            !b.is_empty()
-                && b[0].is_ascii_alphanumeric()
-                && b[b.len() - 1].is_ascii_alphanumeric()
-                && b.iter()
-                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
-        })
-}
-
-/// apimachinery's label-key check (`validation.IsQualifiedName`), returning its messages.
-fn key_errors(key: &str) -> Vec<String> {
-    let mut errs = Vec::new();
-    let (prefix, name) = match key.split_once('/') {
-        Some((p, n)) => (Some(p), n),
-        None => (None, key),
-    };
-    if name.is_empty() {
-        errs.push("name part must be non-empty".to_string());
-    } else if name.len() > 63 {
-        errs.push("name part must be no more than 63 characters".to_string());
-    } else if !is_name_part(name) {
-        errs.push(QUALIFIED_NAME_MSG.to_string());
-    }
-    if let Some(p) = prefix {
-        if p.is_empty() {
-            errs.push("prefix part must be non-empty".to_string());
-        } else if !is_dns_subdomain(p) {
-            errs.push("prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')".to_string());
-        }
-    }
-    if key.matches('/').count() > 1 {
-        errs = vec!["a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')".to_string()];
-    }
-    errs
-}
-
-fn value_ok(v: &str) -> bool {
-    v.is_empty() || is_name_part(v)
-}
-
-fn go_strings(values: &[String]) -> String {
+/// How the API server prints a `[]string` bad value (`field.Error.ErrorBody` marshals it as JSON):
+/// `null` for a nil slice, `["a","b"]` otherwise.
+fn json_strings(values: &[String]) -> String {
     if values.is_empty() {
-        return "[]string(nil)".into();
+        return "null".into();
     }
-    let quoted: Vec<String> = values.iter().map(|v| format!("{v:?}")).collect();
-    format!("[]string{{{}}}", quoted.join(", "))
+    let quoted: Vec<String> = values.iter().map(|v| labels::go_quote(v)).collect();
+    format!("[{}]", quoted.join(","))
 }
 
 /// `metav1.LabelSelectorAsSelector`'s error for an invalid selector, or `Ok`.
@@ -117,40 +63,53 @@ pub fn validate(selector: &LabelSelector) -> Result<(), String> {
             "NotIn" => "notin",
             "Exists" => "exists",
             "DoesNotExist" => "!",
-            other => return Err(format!("{other:?} is not a valid label selector operator")),
+            other => {
+                return Err(format!(
+                    "{} is not a valid label selector operator",
+                    labels::go_quote(other)
+                ))
+            }
         };
         requirement_errors(&e.key, op, &e.values)?;
     }
     Ok(())
 }
 
+/// `labels.NewRequirement`'s errors (apimachinery v0.34 `pkg/labels/selector.go`): the key, the
+/// value count for the operator, then each value (at `values[i][key]`), aggregated as Go does.
 fn requirement_errors(key: &str, op: &str, values: &[String]) -> Result<(), String> {
     let mut errs: Vec<String> = Vec::new();
-    let key_errs = key_errors(key);
+    let key_errs = labels::key_errors(key);
     if !key_errs.is_empty() {
         errs.push(format!(
-            "key: Invalid value: {key:?}: {}",
+            "key: Invalid value: {}: {}",
+            labels::go_quote(key),
             key_errs.join("; ")
         ));
     }
-    match op {
-        "in" | "notin" if values.is_empty() => errs.push(format!(
-            "values: Invalid value: {}: for 'in', 'notin' operators, values set can't be empty",
-            go_strings(values)
-        )),
-        "=" if values.len() != 1 => errs.push(format!(
-            "values: Invalid value: {}: exact-match compatibility requires one single value",
-            go_strings(values)
-        )),
-        "exists" | "!" if !values.is_empty() => errs.push(
-            "values: Forbidden: values set must be empty for exists and does not exist".into(),
-        ),
-        _ => {}
+    let count_error = match op {
+        "in" | "notin" if values.is_empty() => {
+            Some("for 'in', 'notin' operators, values set can't be empty")
+        }
+        "=" if values.len() != 1 => Some("exact-match compatibility requires one single value"),
+        "exists" | "!" if !values.is_empty() => {
+            Some("values set must be empty for exists and does not exist")
+        }
+        _ => None,
+    };
+    if let Some(msg) = count_error {
+        errs.push(format!(
+            "values: Invalid value: {}: {msg}",
+            json_strings(values)
+        ));
     }
     for (i, v) in values.iter().enumerate() {
-        if !value_ok(v) {
+        let value_errs = labels::value_errors(v);
+        if !value_errs.is_empty() {
             errs.push(format!(
-                "values[{i}]: Invalid value: {v:?}: {LABEL_VALUE_MSG}"
+                "values[{i}][{key}]: Invalid value: {}: {}",
+                labels::go_quote(v),
+                value_errs.join("; ")
             ));
         }
     }
@@ -532,9 +491,10 @@ mod tests {
             match_expressions: vec![expr("a", "In", &[])],
             ..Default::default()
         };
+        // apimachinery v0.34 prints a []string bad value as JSON (field.Error.ErrorBody): nil is `null`.
         assert_eq!(
             validate(&empty_in).unwrap_err(),
-            "values: Invalid value: []string(nil): for 'in', 'notin' operators, values set can't be empty"
+            "values: Invalid value: null: for 'in', 'notin' operators, values set can't be empty"
         );
         let exists_values = LabelSelector {
             match_expressions: vec![expr("a", "Exists", &["x"])],
@@ -542,7 +502,21 @@ mod tests {
         };
         assert_eq!(
             validate(&exists_values).unwrap_err(),
-            "values: Forbidden: values set must be empty for exists and does not exist"
+            "values: Invalid value: [\"x\"]: values set must be empty for exists and does not exist"
+        );
+        // A bad value is reported at `values[i][key]` (path.Key(k)), and several problems of one
+        // requirement are aggregated as Go does: `[a, b]`.
+        let both = LabelSelector {
+            match_expressions: vec![expr("a b", "In", &["ok", "no way"])],
+            ..Default::default()
+        };
+        let err = validate(&both).unwrap_err();
+        assert!(
+            err.starts_with("[key: Invalid value: \"a b\": name part must consist")
+                && err
+                    .contains(", values[1][a b]: Invalid value: \"no way\": a valid label must be")
+                && err.ends_with(']'),
+            "{err}"
         );
         assert!(validate(&LabelSelector {
             match_labels: labels(&[("bad key", "v")]),

@@ -104,3 +104,38 @@ fn a_run_whose_strategy_is_missing_gets_the_real_error_with_its_line() {
     assert!(d.location.as_ref().is_some_and(|l| l.line > 1), "{d:?}");
     assert_eq!(loaded.scenarios.len(), 1, "the other run still plans");
 }
+
+#[wasm_bindgen_test(unsupported = test)]
+fn member_cluster_labels_are_refused_by_the_api_server_with_its_text() {
+    // A MemberCluster whose label value has a space: metadata validation (apimachinery v0.34
+    // IsValidLabelValue), reported at the label's line in the manifest.
+    let loaded = load(
+        r#"
+apiVersion: cluster.kubernetes-fleet.io/v1beta1
+kind: MemberCluster
+metadata:
+  name: m1
+  labels:
+    env: has space
+---
+apiVersion: placement.kubernetes-fleet.io/v1beta1
+kind: ClusterStagedUpdateStrategy
+metadata: {name: s}
+spec:
+  stages: [{name: all, labelSelector: {}}]
+"#,
+    );
+    let plan = fleetplan::plan(&loaded.scenarios[0]);
+    let d = plan
+        .diagnostics
+        .iter()
+        .find(|d| d.code == "member-cluster-label")
+        .expect("the label is refused");
+    assert_eq!(
+        d.message,
+        "The MemberCluster \"m1\" is invalid: metadata.labels: Invalid value: \"has space\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"
+    );
+    let loc = d.location.as_ref().expect("located");
+    assert_eq!((loc.line, loc.column), (7, 10), "{loc:?}");
+    assert_eq!(plan.outcome, fleetplan::plan::Outcome::Invalid);
+}

@@ -105,13 +105,15 @@ strategy:
 
 #[wasm_bindgen_test(unsupported = test)]
 fn sorting_label_orders_numerically_with_ties_by_name() {
+    // strconv.Atoi reads "02" as 2 and "007" as 7; ties (x and z, both 2) go by name. Atoi would
+    // also take "+2" or "-3", but no label value can start with a sign (see the label tests below).
     check(
         r#"
 clusters:
   - {name: z, labels: {order: "2"}}
   - {name: y, labels: {order: "10"}}
-  - {name: x, labels: {order: "+2"}}
-  - {name: w, labels: {order: "-3"}}
+  - {name: x, labels: {order: "02"}}
+  - {name: w, labels: {order: "0"}}
   - {name: v, labels: {order: "007"}}
 strategy:
   kind: kubefleet-staged
@@ -392,7 +394,7 @@ strategy:
             stage two [Skipped] +0m → +0m mc=1
             stage three [Succeeded] +0m → +3m mc=1
               cluster a [Succeeded] +0m → +3m
-            error[invalid-stage-selector] strategy.stages[0].labelSelector: cannot continue the updateRun: failed to validate the updateRun: failed to process the request due to a client error: the stage label selector is invalid, updateStrategy: `/example-strategy`, stage: one, err: values: Invalid value: []string(nil): for 'in', 'notin' operators, values set can't be empty
+            error[invalid-stage-selector] strategy.stages[0].labelSelector: cannot continue the updateRun: failed to validate the updateRun: failed to process the request due to a client error: the stage label selector is invalid, updateStrategy: `/example-strategy`, stage: one, err: values: Invalid value: null: for 'in', 'notin' operators, values set can't be empty
             info[empty-stage] strategy.stages[0].labelSelector: stage `one` selects no scheduled cluster: the run skips it together with its before- and after-stage tasks
             error[invalid-stage-selector] strategy.stages[1].labelSelector: cannot continue the updateRun: failed to validate the updateRun: failed to process the request due to a client error: the stage label selector is invalid, updateStrategy: `/example-strategy`, stage: two, err: "Equals" is not a valid label selector operator
             info[empty-stage] strategy.stages[1].labelSelector: stage `two` selects no scheduled cluster: the run skips it together with its before- and after-stage tasks
@@ -844,5 +846,40 @@ assumptions:
     assert_ne!(
         first[0].end, reseeded[0].end,
         "another seed, another spread"
+    );
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn member_cluster_labels_follow_apimachinery_syntax() {
+    // The API server refuses a MemberCluster whose labels break IsQualifiedName / IsValidLabelValue
+    // (apimachinery v0.34 validation.go), in kubectl's words (`The MemberCluster "x" is invalid:
+    // metadata.labels: Invalid value: ...`); the run is then planned over a fleet that cannot exist.
+    // A value starting with a sign ("+2") is refused too, although strconv.Atoi would read it.
+    // Generated clusters: checked once per generator, named after its first cluster.
+    check(
+        r#"
+clusters:
+  - {name: a, labels: {env: "has space", "bad key!": x, order: "+2"}}
+  - {name: b, labels: {"example.com/ok": "v-1", "Example.com/x": y}}
+generate:
+  - {count: 2, name: "g{i}", labels: {tier: ["web", "-db"]}}
+strategy:
+  kind: kubefleet-staged
+  stages: [{name: all, labelSelector: {}}]
+"#,
+        expect![[r#"
+            plan - run example-run [Invalid] start 2026-01-05T09:00:00Z end +12m
+            stage all [Succeeded] +0m → +12m mc=1
+              cluster a [Succeeded] +0m → +3m
+              cluster b [Succeeded] +3m → +6m
+              cluster g1 [Succeeded] +6m → +9m
+              cluster g2 [Succeeded] +9m → +12m
+            error[member-cluster-label] clusters[0].labels.bad key!: The MemberCluster "a" is invalid: metadata.labels: Invalid value: "bad key!": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')
+            error[member-cluster-label] clusters[0].labels.env: The MemberCluster "a" is invalid: metadata.labels: Invalid value: "has space": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')
+            error[member-cluster-label] clusters[0].labels.order: The MemberCluster "a" is invalid: metadata.labels: Invalid value: "+2": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')
+            error[member-cluster-label] clusters[1].labels.Example.com/x: The MemberCluster "b" is invalid: metadata.labels: Invalid value: "Example.com/x": prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')
+            error[member-cluster-label] generate[0].labels.tier: The MemberCluster "g2" is invalid: metadata.labels: Invalid value: "-db": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')
+            info[timeline-despite-errors]: the controller would refuse to initialize this run; the timeline shows the stages as far as they could be computed
+        "#]],
     );
 }

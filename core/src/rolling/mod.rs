@@ -34,6 +34,7 @@ pub fn plan(scenario: &Scenario, run: &model::RollingRun) -> Plan {
     let start = scenario.start.unwrap_or(DEFAULT_START);
     let (fleet, mut diagnostics) = scenario.fleet();
     let diags = &mut diagnostics;
+    crate::labels::check_member_clusters(scenario, diags);
     let settings = webhook::validate(run, diags);
     placement::check_policy(&run.placement, "strategy.placement", diags);
     if let Some(from) = &run.change.from {

@@ -17,6 +17,9 @@ use crate::timing;
 pub fn plan(scenario: &Scenario, run: &StagedRun) -> Plan {
     let start = scenario.start.unwrap_or(DEFAULT_START);
     let (fleet, mut diagnostics) = scenario.fleet();
+    let before = diagnostics.len();
+    crate::labels::check_member_clusters(scenario, &mut diagnostics);
+    let members_ok = !diagnostics[before..].iter().any(Diagnostic::is_error);
     let init = init::initialize(run, &fleet, &mut diagnostics);
     let timing = timing::Timing::new(&scenario.assumptions, &fleet, &mut diagnostics);
     let result = simulate::simulate(
@@ -37,7 +40,7 @@ pub fn plan(scenario: &Scenario, run: &StagedRun) -> Plan {
     let mut stages = result.stages;
     // The delete stage exists in every run, but is only worth showing when it deletes something.
     stages.retain(|s| !(s.delete_stage && s.clusters.is_empty()));
-    let outcome = if init.valid {
+    let outcome = if init.valid && members_ok {
         result.outcome
     } else {
         Outcome::Invalid
