@@ -606,8 +606,7 @@ fn the_stuck_mark_names_every_cluster_over_five_minutes_first_three_then_dots() 
     .assert_eq(&events(&five, &["UpdateRunStuck"]));
     let three = five.replace(", {cluster: d, after: 1m}, {cluster: e, after: 1m}", "");
     expect![[r#"
-        +0m UpdateRunProgressing: The update run has started
-        +0m UpdateRunProgressing: The update run is updating stage all
+        +0m UpdateRunProgressing: The update run is making progress
         +5m UpdateRunStuck [all/a]: The updateRun is stuck waiting for a, b, c cluster(s) in stage all to finish updating, please check placement status for potential errors
     "#]]
     .assert_eq(&events(&three, &["UpdateRunStuck", "UpdateRunProgressing"]));
@@ -640,11 +639,9 @@ fn a_failed_cluster_that_recovers_frees_its_slot_and_the_run_goes_on() {
         "#]],
     );
     expect![[r#"
-        +0m UpdateRunProgressing: The update run has started
-        +0m UpdateRunProgressing: The update run is updating stage all
+        +0m UpdateRunProgressing: The update run is making progress
         +5m UpdateRunStuck [all/b]: The updateRun is stuck waiting for b cluster(s) in stage all to finish updating, please check placement status for potential errors
         +11m UpdateRunProgressing: The update run is making progress
-        +12m UpdateRunProgressing: The update run is updating stage later
     "#]]
     .assert_eq(&events(&input, &["UpdateRunStuck", "UpdateRunProgressing"]));
 }

@@ -83,6 +83,8 @@ struct Sim<'a> {
     stuck_since: Option<Time>,
     /// The stuck condition's current message, so an unchanged one is not announced twice.
     stuck_message: Option<String>,
+    /// The run's Progressing condition as last announced (reason, message).
+    run_progress: Option<(&'static str, Cow<'static, str>)>,
 }
 
 pub fn simulate(
@@ -128,13 +130,14 @@ pub fn simulate(
         wait_restarts: Vec::new(),
         stuck_since: None,
         stuck_message: None,
+        run_progress: None,
     };
     sim.emit(
         start,
         "UpdateRunInitializedSuccessfully",
         None,
         None,
-        "ClusterStagedUpdateRun initialized successfully",
+        "The UpdateRun initialized successfully",
     );
     for s in stops {
         sim.queue.push(s.at.max(start), Ev::Stop);
@@ -142,13 +145,7 @@ pub fn simulate(
             sim.queue.push(r.max(s.at).max(start), Ev::Resume);
         }
     }
-    sim.emit(
-        start,
-        "UpdateRunProgressing",
-        None,
-        None,
-        "The update run has started",
-    );
+    sim.emit(start, "UpdateRunProgressing", None, None, PROGRESSING);
     sim.queue.push(start, Ev::Enter(0));
     while let Some((now, ev)) = sim.queue.pop() {
         if sim.outcome.is_some() {
@@ -195,6 +192,31 @@ impl Sim<'_> {
         cluster: Option<(usize, usize)>,
         message: impl Into<Cow<'static, str>>,
     ) {
+        // The run's Progressing condition: a reconcile that sets it to what it already is changes
+        // nothing in the status, so it is not an event.
+        if stage.is_none() && RUN_PROGRESS_REASONS.contains(&reason) {
+            let message: Cow<'static, str> = message.into();
+            if self
+                .run_progress
+                .as_ref()
+                .is_some_and(|(r, m)| *r == reason && *m == message)
+            {
+                return;
+            }
+            self.run_progress = Some((reason, message.clone()));
+            return self.push_event(at, reason, None, cluster, message);
+        }
+        self.push_event(at, reason, stage, cluster, message.into());
+    }
+
+    fn push_event(
+        &mut self,
+        at: Time,
+        reason: &'static str,
+        stage: Option<usize>,
+        cluster: Option<(usize, usize)>,
+        message: Cow<'static, str>,
+    ) {
         let stage_name = stage.map(|s| self.stages[s].name.clone());
         let cluster_name = cluster.map(|(s, c)| self.stages[s].clusters[c].name.clone());
         self.events.push(Event {
@@ -202,7 +224,7 @@ impl Sim<'_> {
             reason,
             stage: stage_name,
             cluster: cluster_name,
-            message: message.into(),
+            message,
         });
     }
 
@@ -252,13 +274,7 @@ impl Sim<'_> {
                 {
                     self.wait_done = true;
                     self.close_phase(s, PhaseKind::AfterStageTimedWait, now);
-                    self.emit(
-                        now,
-                        "WaitTimeElapsed",
-                        Some(s),
-                        None,
-                        "the after-stage TimedWait has elapsed",
-                    );
+                    self.emit(now, "WaitTimeElapsed", Some(s), None, "Wait time elapsed");
                     self.proceed(now);
                 }
             }
@@ -269,13 +285,12 @@ impl Sim<'_> {
 
     /// A person approved the stage's before- or after-stage approval request.
     fn approved(&mut self, now: Time, s: usize, side: TaskSide) {
-        let name = self.approval_name(side, s);
         self.emit(
             now,
             "ApprovalRequestApproved",
             Some(s),
             None,
-            format!("{name} approved"),
+            "ApprovalRequest object is approved",
         );
         match side {
             TaskSide::Before => {
@@ -347,7 +362,7 @@ impl Sim<'_> {
             "ApprovalRequestCreated",
             Some(s),
             None,
-            format!("approval request {name} created"),
+            "ApprovalRequest object is created",
         );
         let kind = match side {
             TaskSide::Before => PhaseKind::BeforeStageApproval,
@@ -390,7 +405,7 @@ impl Sim<'_> {
                     "StageUpdatingSucceeded",
                     Some(s),
                     None,
-                    "All clusters in the stage are updated and all after-stage tasks are completed",
+                    "All clusters in the stage are updated and after-stage tasks are completed",
                 );
                 self.step = Step::Finished;
                 self.queue.push(now, Ev::Enter(s + 1));
@@ -408,13 +423,7 @@ impl Sim<'_> {
             None,
             "Clusters in the stage started updating",
         );
-        self.emit(
-            now,
-            "UpdateRunProgressing",
-            None,
-            None,
-            format!("The update run is updating stage {}", self.stages[s].name),
-        );
+        self.emit(now, "UpdateRunProgressing", None, None, PROGRESSING);
         self.open_phase(
             s,
             PhaseKind::Updating,
@@ -444,12 +453,13 @@ impl Sim<'_> {
             let cl = &mut self.stages[s].clusters[c];
             cl.start = Some(now);
             cl.end = Some(now.plus(d));
-            let msg = if stage.delete_stage {
-                "cluster started deleting resources"
-            } else {
-                "cluster started updating"
-            };
-            self.emit(now, "ClusterUpdatingStarted", Some(s), Some((s, c)), msg);
+            self.emit(
+                now,
+                "ClusterUpdatingStarted",
+                Some(s),
+                Some((s, c)),
+                "Cluster update started",
+            );
             // A to-be-deleted binding is only awaited until it is gone; no failure or stuck check applies.
             let failure = if stage.delete_stage {
                 None
@@ -498,7 +508,7 @@ impl Sim<'_> {
             "ClusterUpdatingSucceeded",
             Some(s),
             Some((s, c)),
-            "cluster updated successfully",
+            "Cluster update completed successfully",
         );
         if self.in_flight == 0 && self.stop_pending {
             self.stopped_now(now);
@@ -536,6 +546,7 @@ impl Sim<'_> {
         }
         self.stuck_since.get_or_insert(now);
         self.stuck_message = Some(message.clone());
+        self.run_progress = Some(("UpdateRunStuck", Cow::Owned(message.clone())));
         self.emit(now, "UpdateRunStuck", Some(s), Some((s, c)), message);
     }
 
@@ -548,13 +559,7 @@ impl Sim<'_> {
         self.stuck_since = None;
         self.stuck_message = None;
         if self.cur == s && self.step == Step::Updating && self.stopped.is_none() {
-            self.emit(
-                now,
-                "UpdateRunProgressing",
-                None,
-                None,
-                "The update run is making progress",
-            );
+            self.emit(now, "UpdateRunProgressing", None, None, PROGRESSING);
         }
     }
 
@@ -695,7 +700,7 @@ impl Sim<'_> {
             "UpdateRunStopping",
             None,
             None,
-            "The update run is the process of stopping, waiting for all the updating clusters to finish updating before completing the stop process",
+            "The update run is the process of stopping, waiting for all the updating/deleting clusters to finish updating before completing the stop process",
         );
         self.open_phase(s, PhaseKind::Stopped, now, "run stopped".into());
         if self.step == Step::Updating && self.in_flight > 0 {
@@ -725,7 +730,7 @@ impl Sim<'_> {
             "UpdateRunStopped",
             None,
             None,
-            "The update run is stopped",
+            "The update run has been stopped",
         );
     }
 
@@ -735,13 +740,7 @@ impl Sim<'_> {
         }
         self.stop_pending = false;
         self.close_phase(self.cur, PhaseKind::Stopped, now);
-        self.emit(
-            now,
-            "UpdateRunProgressing",
-            None,
-            None,
-            "The update run is resumed",
-        );
+        self.emit(now, "UpdateRunProgressing", None, None, PROGRESSING);
         match self.pending_enter.take() {
             Some(s) => self.enter(now, s),
             None => self.proceed(now),
@@ -756,7 +755,7 @@ impl Sim<'_> {
             "UpdateRunSucceeded",
             None,
             None,
-            "The update run completed successfully",
+            "All stages are completed successfully",
         );
     }
 
@@ -775,6 +774,16 @@ impl Sim<'_> {
         }
     }
 }
+
+/// `markUpdateRunProgressing` (execution.go).
+const PROGRESSING: &str = "The update run is making progress";
+/// Reasons of the run's Progressing condition.
+const RUN_PROGRESS_REASONS: &[&str] = &[
+    "UpdateRunProgressing",
+    "UpdateRunWaiting",
+    "UpdateRunStopping",
+    "UpdateRunStopped",
+];
 
 /// `errStagedUpdatedAborted` (controller.go): the prefix of every message of an aborted run.
 const ABORTED: &str = "cannot continue the updateRun";
