@@ -77,7 +77,9 @@ pub fn counterpart(s: &Scenario) -> Option<Scenario> {
                 stages: vec![StageConfig {
                     name: "all".into(),
                     label_selector: Some(LabelSelector::default()),
-                    max_concurrency: Some(IntOrString::Int(concurrency)),
+                    max_concurrency: Some(IntOrString::Int(
+                        i32::try_from(concurrency).unwrap_or(i32::MAX),
+                    )),
                     ..StageConfig::default()
                 }],
                 run: Default::default(),

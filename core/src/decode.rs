@@ -31,6 +31,9 @@ pub const KINDS: &[&str] = &[
     "gke-fleet-sequence",
 ];
 
+/// Where encoding/json says `numberOfClusters` sits when it refuses a number beyond `int32`.
+pub const NUMBER_OF_CLUSTERS_GO: &str = "PlacementPolicy.spec.policy.numberOfClusters";
+
 /// Name given to the strategy object when a scenario does not name it.
 pub const DEFAULT_STRATEGY_NAME: &str = "example-strategy";
 

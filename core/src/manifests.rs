@@ -658,7 +658,11 @@ fn read_placement(r: &mut Reader, n: &Node, prefix: &str, name: &str) -> Placeme
         pl.cluster_names = r.strings(v, &policy.field("clusterNames"));
     }
     if let Some(v) = dig(r, n, &root, &["spec", "policy", "numberOfClusters"]) {
-        pl.number_of_clusters = r.int(v, &policy.field("numberOfClusters"));
+        pl.number_of_clusters = r.int32(
+            v,
+            &policy.field("numberOfClusters"),
+            crate::decode::NUMBER_OF_CLUSTERS_GO,
+        );
     }
     let terms_keys = [
         "spec",

@@ -64,7 +64,9 @@ pub fn schedule_at(
                     .as_bytes()
                     .cmp(fleet[b].cluster.name.as_bytes())
             });
-            let wanted = placement.number_of_clusters.unwrap_or(0).max(0) as usize;
+            let wanted = placement
+                .number_of_clusters
+                .map_or(0, |n| usize::try_from(n).unwrap_or(0));
             candidates.truncate(wanted);
             diags.push(
                 Diagnostic::info(
@@ -108,7 +110,11 @@ pub fn check_policy(placement: &Placement, at: &str, diags: &mut Vec<Diagnostic>
 /// How many clusters the policy snapshot expects (`PolicyObservedClusterCount`): `None` for PickAll.
 pub fn expected_count(placement: &Placement) -> Option<usize> {
     match placement.placement_type.as_str() {
-        "PickN" => Some(placement.number_of_clusters.unwrap_or(0).max(0) as usize),
+        "PickN" => Some(
+            placement
+                .number_of_clusters
+                .map_or(0, |n| usize::try_from(n).unwrap_or(0)),
+        ),
         "PickFixed" => Some(placement.cluster_names.len()),
         _ => None,
     }

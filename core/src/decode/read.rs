@@ -302,6 +302,24 @@ impl<'f> Reader<'f> {
         }
     }
 
+    /// An integer the real API holds in a Go `int32`. The API server does not enforce `format: int32` on
+    /// custom resources (kubernetes#136091), so a larger number is refused only where Go decodes the
+    /// object (KubeFleet's webhook, the controllers' caches), with encoding/json's text. `go_field` is
+    /// the struct and JSON path that text names (`PlacementPolicy.spec.policy.numberOfClusters`).
+    pub fn int32(&mut self, n: &Node, p: &Path, go_field: &str) -> Option<i32> {
+        let i = self.int(n, p)?;
+        match i32::try_from(i) {
+            Ok(v) => Some(v),
+            Err(_) => {
+                let msg = format!(
+                    "json: cannot unmarshal number {i} into Go struct field {go_field} of type int32"
+                );
+                self.error("int32-range", msg, p, n);
+                None
+            }
+        }
+    }
+
     /// A non-negative integer that fits `u32` (counts, numbering).
     pub fn count(&mut self, n: &Node, p: &Path) -> Option<u32> {
         let i = self.int(n, p)?;

@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::read::{get, Path, Reader};
+use super::NUMBER_OF_CLUSTERS_GO;
 use crate::model::{
     IntOrString, LabelSelector, LabelSelectorRequirement, Placement, RunSpec, StageConfig,
     StageTask,
@@ -71,12 +72,23 @@ impl Reader<'_> {
         stage
     }
 
-    /// `maxConcurrency`: kept as written; the engine applies KubeFleet's rules to it.
+    /// `maxConcurrency`, `maxUnavailable`, `maxSurge`: kept as written; the engine applies KubeFleet's
+    /// rules to them. The integer of an IntOrString is an `int32`: intstr's own UnmarshalJSON refuses
+    /// a larger one, with encoding/json's text and no field path (it decodes the number alone).
     pub(crate) fn int_or_string(&mut self, n: &Node, p: &Path) -> Option<IntOrString> {
         match (&n.value, n.resolve()) {
             (_, Some(Resolved::Int(i))) => {
                 self.note(p, n);
-                Some(IntOrString::Int(i))
+                match i32::try_from(i) {
+                    Ok(v) => Some(IntOrString::Int(v)),
+                    Err(_) => {
+                        let msg = format!(
+                            "json: cannot unmarshal number {i} into Go value of type int32"
+                        );
+                        self.error("int32-range", msg, p, n);
+                        None
+                    }
+                }
             }
             (Value::Scalar(s), Some(Resolved::Str(_))) => {
                 self.note(p, n);
@@ -237,7 +249,8 @@ impl Reader<'_> {
             pl.cluster_names = self.strings(v, &p.field("clusterNames"));
         }
         if let Some(v) = get(m, "numberOfClusters") {
-            pl.number_of_clusters = self.int(v, &p.field("numberOfClusters"));
+            pl.number_of_clusters =
+                self.int32(v, &p.field("numberOfClusters"), NUMBER_OF_CLUSTERS_GO);
         }
         if let Some(v) = get(m, "affinity") {
             pl.affinity = self.selectors(v, &p.field("affinity"));

@@ -55,6 +55,11 @@ pub const DEFAULT_CONTROL_PLANE: Duration = Duration(30 * MINUTE.0);
 pub const DEFAULT_PER_NODE: Duration = Duration(10 * MINUTE.0);
 pub const DEFAULT_POOL_NODES: u32 = 3;
 pub const MAX_EXCLUSIONS: usize = 20;
+/// GKE's quotas and limits: at most 65,000 nodes in a cluster, and 1,000 per node pool per zone.
+/// fleetplan's pools carry no zones, so only the cluster total can be refused; a larger cluster is
+/// planned as if it had this many nodes (its plan is invalid anyway), which keeps the work bounded.
+pub const MAX_CLUSTER_NODES: u64 = 65_000;
+pub const MAX_POOL_NODES_PER_ZONE: u64 = 1_000;
 pub const MAX_NO_UPGRADES: usize = 3;
 pub const MAX_NO_UPGRADES_LENGTH: Duration = Duration(30 * DAY.0);
 
@@ -300,12 +305,29 @@ impl Builder {
         let policy = self.policy(fc);
         let d = c.upgrade_durations.clone().unwrap_or_default();
         let per_node = d.per_node.unwrap_or(DEFAULT_PER_NODE);
+        let nodes: u64 = c.node_pools.iter().map(|np| u64::from(np.nodes)).sum();
+        if nodes > MAX_CLUSTER_NODES {
+            self.error(
+                "gke-too-many-nodes",
+                format!(
+                    "cluster `{}` has {nodes} nodes in its node pools; GKE supports at most {MAX_CLUSTER_NODES} nodes per cluster (and {MAX_POOL_NODES_PER_ZONE} per node pool per zone); planned as {MAX_CLUSTER_NODES}",
+                    c.name
+                ),
+                format!("{p}.nodePools"),
+            );
+        }
         let node_batches = if c.node_pools.is_empty() {
             u64::from(DEFAULT_POOL_NODES)
         } else {
+            // Pools in order until the cluster cap is spent, so a refused cluster still plans bounded work.
+            let mut left = MAX_CLUSTER_NODES;
             c.node_pools
                 .iter()
-                .map(|np| u64::from(np.nodes).div_ceil(u64::from(np.max_surge.unwrap_or(1).max(1))))
+                .map(|np| {
+                    let n = u64::from(np.nodes).min(left);
+                    left -= n;
+                    n.div_ceil(u64::from(np.max_surge.unwrap_or(1).max(1)))
+                })
                 .sum()
         };
         Some(ClusterSetup {

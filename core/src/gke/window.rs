@@ -6,6 +6,8 @@
 //! Everything is integer arithmetic on UTC milliseconds and day numbers since the epoch; a search for
 //! the next opening walks days, never minutes, and gives up after [`MAX_SCAN_DAYS`].
 
+use std::cell::OnceCell;
+
 use chrono::Datelike;
 
 use crate::calendar::iso_weekday;
@@ -121,10 +123,98 @@ pub struct Hold {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Policy {
     pub window: Option<Window>,
+    /// Fill before the first [`Policy::next_start`]: the index below is built from it once.
     pub exclusions: Vec<Exclusion>,
+    index: LazyIndex,
+}
+
+/// Derived from `exclusions`, so it takes no part in comparing policies.
+#[derive(Clone, Debug, Default)]
+struct LazyIndex(OnceCell<ExclusionIndex>);
+
+impl PartialEq for LazyIndex {
+    fn eq(&self, _: &LazyIndex) -> bool {
+        true
+    }
+}
+
+impl Eq for LazyIndex {}
+
+/// Exclusions sorted by start for each kind of work they can hold, with the running maximum of their
+/// ends: which exclusion holds an instant, and when the next one begins, are binary searches instead
+/// of a scan of every exclusion per step (60,000 exclusions were quadratic).
+#[derive(Clone, Debug, Default)]
+struct ExclusionIndex {
+    /// By `work_slot`: (start, index into `exclusions`) sorted by start, and for each prefix the
+    /// exclusion with the latest end (the later one in input order on ties, as a scan would find).
+    by_work: [(Vec<Indexed>, Vec<Indexed>); 4],
+}
+
+/// An instant and the exclusion it belongs to (its index in `Policy::exclusions`).
+type Indexed = (Time, usize);
+
+fn work_slot(work: Work) -> usize {
+    usize::from(work.node) * 2 + usize::from(work.minor)
+}
+
+impl ExclusionIndex {
+    fn build(exclusions: &[Exclusion]) -> ExclusionIndex {
+        let mut index = ExclusionIndex::default();
+        for (slot, (starts, latest)) in index.by_work.iter_mut().enumerate() {
+            let work = Work {
+                node: slot >= 2,
+                minor: slot % 2 == 1,
+            };
+            starts.extend(
+                exclusions
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, e)| e.blocks(work))
+                    .map(|(i, e)| (e.start, i)),
+            );
+            crate::sort::sort_by(starts, |a, b| a.cmp(b));
+            let mut best: Option<(Time, usize)> = None;
+            for &(_, i) in starts.iter() {
+                let candidate = (exclusions[i].end, i);
+                best = Some(best.map_or(candidate, |b| b.max(candidate)));
+                latest.extend(best);
+            }
+        }
+        index
+    }
+
+    /// The exclusion holding `work` at `now` with the latest end.
+    fn holding(&self, work: Work, now: Time) -> Option<usize> {
+        let (starts, latest) = &self.by_work[work_slot(work)];
+        let begun = starts.partition_point(|&(s, _)| s <= now);
+        let (end, i) = *latest.get(begun.checked_sub(1)?)?;
+        (end > now).then_some(i)
+    }
+
+    /// The start of the first exclusion holding `work` that begins after `t`.
+    fn next_after(&self, work: Work, t: Time) -> Option<Time> {
+        let (starts, _) = &self.by_work[work_slot(work)];
+        starts
+            .get(starts.partition_point(|&(s, _)| s <= t))
+            .map(|&(s, _)| s)
+    }
 }
 
 impl Policy {
+    pub fn new(window: Option<Window>, exclusions: Vec<Exclusion>) -> Policy {
+        Policy {
+            window,
+            exclusions,
+            index: LazyIndex::default(),
+        }
+    }
+
+    fn index(&self) -> &ExclusionIndex {
+        self.index
+            .0
+            .get_or_init(|| ExclusionIndex::build(&self.exclusions))
+    }
+
     /// The first instant at or after `t` when `work` may start, and what held it until then
     /// (`None` with a never-ending hold when the window never opens).
     pub fn next_start(&self, t: Time, work: Work, holds: &mut Vec<Hold>) -> Option<Time> {
@@ -144,13 +234,9 @@ impl Policy {
                     }
                 }
             }
-            let blocking = self
-                .exclusions
-                .iter()
-                .filter(|e| e.blocks(work) && e.start <= now && now < e.end)
-                .max_by_key(|e| e.end);
-            match blocking {
-                Some(e) => {
+            match self.index().holding(work, now) {
+                Some(i) => {
+                    let e = &self.exclusions[i];
                     push_hold(holds, true, now, Some(e.end), &e.label());
                     now = e.end;
                 }
@@ -170,11 +256,9 @@ impl Policy {
             .as_ref()
             .and_then(|w| w.occurrence(t))
             .map_or(Time(i64::MAX), |(_, close)| close);
-        self.exclusions
-            .iter()
-            .filter(|e| e.blocks(work) && e.start > t)
-            .map(|e| e.start)
-            .fold(close, Time::min)
+        self.index()
+            .next_after(work, t)
+            .map_or(close, |s| s.min(close))
     }
 }
 
@@ -707,15 +791,15 @@ mod tests {
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn exclusions_hold_by_scope() {
-        let policy = Policy {
-            window: None,
-            exclusions: vec![Exclusion {
+        let policy = Policy::new(
+            None,
+            vec![Exclusion {
                 name: "freeze".into(),
                 start: t("2026-01-05T00:00:00Z"),
                 end: t("2026-01-08T00:00:00Z"),
                 scope: Scope::NoMinorOrNodeUpgrades,
             }],
-        };
+        );
         let at = t("2026-01-06T00:00:00Z");
         let mut holds = Vec::new();
         let cp_patch = Work {

@@ -24,10 +24,12 @@ pub struct LabelSelectorRequirement {
     pub values: Vec<String>,
 }
 
+/// apimachinery's `intstr.IntOrString`: the integer is an `int32` in the real API, so a larger
+/// number never reaches a controller (the decoder refuses it, see `decode::strategy`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
 pub enum IntOrString {
-    Int(i64),
+    Int(i32),
     Str(String),
 }
 
@@ -40,8 +42,9 @@ pub struct Placement {
     pub placement_type: String,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub cluster_names: Vec<String>,
+    /// `*int32` in the real API.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub number_of_clusters: Option<i64>,
+    pub number_of_clusters: Option<i32>,
     /// Required cluster affinity: `clusterSelectorTerms[].labelSelector`, ORed. Empty = no affinity.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub affinity: Vec<LabelSelector>,

@@ -9,22 +9,34 @@ pub use crate::plan::rolling::{Action, Counts, Move, Round};
 /// PickFixed = the number of names listed (found or not).
 pub fn target(placement: &Placement, scheduler_targeted: usize) -> usize {
     match placement.placement_type.as_str() {
-        "PickN" => placement.number_of_clusters.unwrap_or(0).max(0) as usize,
+        "PickN" => placement
+            .number_of_clusters
+            .map_or(0, |n| usize::try_from(n).unwrap_or(0)),
         "PickFixed" => placement.cluster_names.len(),
         _ => scheduler_targeted,
     }
 }
 
 /// `calculateMaxToRemove`: (ready − canBeUnavailable) − (N − maxUnavailable). Negative means nothing.
+///
+/// Every operand is a count of bindings (at most the fleet cap), an `int32` (N of PickN) or a value
+/// scaled from one, so the result is exact in `i64`; the arithmetic is checked all the same and
+/// saturates rather than wrap if that ever stops being true.
 pub fn max_to_remove(c: &Counts, max_unavailable: i64) -> i64 {
-    let lower_bound_available = c.ready as i64 - c.can_be_unavailable as i64;
-    let min_available = c.target as i64 - max_unavailable;
-    lower_bound_available - min_available
+    let lower_bound_available = count(c.ready).saturating_sub(count(c.can_be_unavailable));
+    let min_available = count(c.target).saturating_sub(max_unavailable);
+    lower_bound_available.saturating_sub(min_available)
 }
 
-/// `calculateMaxToAdd`: N + maxSurge − canBeReady.
+/// `calculateMaxToAdd`: N + maxSurge − canBeReady (exact for the same reason as [`max_to_remove`]).
 pub fn max_to_add(c: &Counts, max_surge: i64) -> i64 {
-    c.target as i64 + max_surge - c.can_be_ready as i64
+    count(c.target)
+        .saturating_add(max_surge)
+        .saturating_sub(count(c.can_be_ready))
+}
+
+fn count(n: usize) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
 }
 
 #[cfg(test)]

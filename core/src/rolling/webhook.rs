@@ -7,28 +7,33 @@ use crate::rolling::model::RollingRun;
 use crate::time::{Duration, SECOND};
 
 /// `maxUnavailable` and `maxSurge` default to "25%" in the API.
-pub const DEFAULT_PERCENT: i64 = 25;
+pub const DEFAULT_PERCENT: i32 = 25;
 /// The controller's default (`DefaultUnavailablePeriodSeconds`). Azure's docs also print 10 s.
 pub const DEFAULT_UNAVAILABLE_PERIOD_SECONDS: i64 = 60;
 /// The CRD's pattern for both int-or-string fields (applied to strings only).
 pub const PATTERN: &str = "^((100|[0-9]{1,2})%|[0-9]+)$";
 
-/// An int-or-percent after validation.
+/// An int-or-percent after validation: the API's `int32`, or a percentage 0–100.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum IntOrPercent {
-    Int(i64),
-    Percent(i64),
+    Int(i32),
+    Percent(i32),
 }
 
 impl IntOrPercent {
     /// apimachinery's `GetScaledValueFromIntOrPercent(v, total, roundUp=true)`: percentages of the
-    /// target, rounded up (25% of 5 is 2).
+    /// target, rounded up (25% of 5 is 2). Exact: a percentage is at most 100 and the target at most
+    /// an `int32` (numberOfClusters) or the fleet cap, so the product is far inside `i64`; the checked
+    /// operations only make that visible.
     pub fn scaled(self, total: usize) -> i64 {
         match self {
-            IntOrPercent::Int(i) => i,
+            IntOrPercent::Int(i) => i64::from(i),
             IntOrPercent::Percent(p) => {
-                let total = total as i64;
-                (p.saturating_mul(total) + 99).div_euclid(100)
+                let total = i64::try_from(total).unwrap_or(i64::MAX);
+                i64::from(p)
+                    .checked_mul(total)
+                    .and_then(|x| x.checked_add(99))
+                    .map_or(i64::MAX, |x| x.div_euclid(100))
             }
         }
     }
@@ -153,7 +158,7 @@ fn check_int_or_percent(
 }
 
 /// `(100|[0-9]{1,2})%`.
-fn percent(s: &str) -> Option<i64> {
+fn percent(s: &str) -> Option<i32> {
     let digits = s.strip_suffix('%')?;
     let ok = digits == "100"
         || (matches!(digits.len(), 1 | 2) && digits.bytes().all(|b| b.is_ascii_digit()));

@@ -161,7 +161,7 @@ pub fn parse_concurrency(text: &str) -> Option<IntOrString> {
         return None;
     }
     Some(
-        t.parse::<i64>()
+        t.parse::<i32>()
             .map_or_else(|_| IntOrString::Str(t.to_string()), IntOrString::Int),
     )
 }
