@@ -386,6 +386,7 @@ mod tests {
                     },
                 ],
             }],
+            unstaged: Vec::new(),
             events: Vec::new(),
             diagnostics: vec![Diagnostic::warning("w", "careful").at("strategy")],
             summary: Summary {

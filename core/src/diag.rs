@@ -34,6 +34,10 @@ pub struct Diagnostic {
     /// Where the path (or its nearest parent) was written, when the scenario came from text.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub location: Option<Location>,
+    /// The object the path is about, named as people write it (`cluster prod-3`, `MemberCluster/prod-3`,
+    /// `stage canary`); filled by [`crate::naming`] once the scenario is known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub subject: Option<String>,
 }
 
 impl Diagnostic {
@@ -44,6 +48,7 @@ impl Diagnostic {
             message: message.into(),
             path: None,
             location: None,
+            subject: None,
         }
     }
     pub fn warning(code: &'static str, message: impl Into<String>) -> Self {
@@ -53,6 +58,7 @@ impl Diagnostic {
             message: message.into(),
             path: None,
             location: None,
+            subject: None,
         }
     }
     pub fn info(code: &'static str, message: impl Into<String>) -> Self {
@@ -62,6 +68,7 @@ impl Diagnostic {
             message: message.into(),
             path: None,
             location: None,
+            subject: None,
         }
     }
     pub fn at(mut self, path: impl Into<String>) -> Self {
@@ -84,8 +91,10 @@ impl fmt::Display for Diagnostic {
             write!(f, "{}:{}:{}: ", loc.file, loc.line, loc.column)?;
         }
         write!(f, "{sev}[{}]: {}", self.code, self.message)?;
-        if let Some(path) = &self.path {
-            write!(f, " (at {path})")?;
+        match (&self.subject, &self.path) {
+            (Some(subject), Some(path)) => write!(f, " ({subject}, at {path})")?,
+            (None, Some(path)) => write!(f, " (at {path})")?,
+            _ => {}
         }
         Ok(())
     }
@@ -96,6 +105,9 @@ impl fmt::Display for Diagnostic {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SourceMap {
     entries: BTreeMap<String, Location>,
+    /// Paths that stand for a whole imported object, with its `Kind/name` (`clusters[3]` →
+    /// `MemberCluster/prod-3`), so diagnostics can name it the way its author wrote it.
+    objects: BTreeMap<String, String>,
 }
 
 impl SourceMap {
@@ -105,6 +117,23 @@ impl SourceMap {
 
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
+    }
+
+    /// Records that `path` is the object `kind_name` (`MemberCluster/prod-3`).
+    pub fn name_object(&mut self, path: impl Into<String>, kind_name: impl Into<String>) {
+        self.objects.insert(path.into(), kind_name.into());
+    }
+
+    /// The imported object `path` (or its nearest recorded parent) belongs to.
+    pub fn object(&self, path: &str) -> Option<&str> {
+        let mut p = path;
+        loop {
+            if let Some(o) = self.objects.get(p) {
+                return Some(o);
+            }
+            let cut = p.rfind(['.', '['])?;
+            p = &p[..cut];
+        }
     }
 
     /// The location of `path`, or of its nearest recorded parent (`a.b[2].c` → `a.b[2]` → `a.b` → `a`).

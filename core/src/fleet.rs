@@ -116,6 +116,12 @@ pub fn generate_one(gen: &ClusterGenerator, k: u32) -> Cluster {
                 spread.values[idx as usize].clone()
             }
         };
+        // `{i}` / `{i:03}` in a value numbers it the way the name pattern is numbered (`order: "{i}"`).
+        let value = if value.contains("{i") {
+            format_name(&value, i)
+        } else {
+            value
+        };
         labels.insert(key.clone(), value);
     }
     Cluster {
@@ -215,5 +221,31 @@ mod tests {
         assert_eq!(r, ["a", "b", "c", "a", "b", "c"]);
         assert_eq!(z, ["x", "x", "x", "y", "y", "y"]);
         assert_eq!(generate_one(&gen, 0).name, "c1");
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn label_values_are_numbered_like_names() {
+        // `{i}` and `{i:0W}` mean the same in a label value as in the name pattern: the cluster's number
+        // (from `first`), zero-padded to W digits when asked.
+        let mut gen = ClusterGenerator {
+            count: 3,
+            name: "c{i}".into(),
+            first: 9,
+            labels: BTreeMap::new(),
+        };
+        for (key, value) in [("order", "{i}"), ("slot", "s-{i:03}"), ("env", "prod")] {
+            gen.labels.insert(
+                key.into(),
+                LabelSpread {
+                    values: vec![value.into()],
+                    mode: SpreadMode::Cycle,
+                },
+            );
+        }
+        let last = generate_one(&gen, 2);
+        assert_eq!(last.name, "c11");
+        assert_eq!(last.labels["order"], "11");
+        assert_eq!(last.labels["slot"], "s-011");
+        assert_eq!(last.labels["env"], "prod");
     }
 }

@@ -17,8 +17,9 @@ use std::ops::Range;
 use chrono::{Datelike, Timelike};
 use serde::Serialize;
 
-use crate::plan::{ClusterStatus, Phase, PhaseKind, Plan, StageStatus};
+use crate::plan::{ClusterPlan, ClusterStatus, Phase, PhaseKind, Plan, StageStatus};
 use crate::time::{Duration, Time, DAY, HOUR, MINUTE};
+use crate::zone::Zone;
 
 /// What part of the timeline is shown, and how.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -31,6 +32,9 @@ pub struct View {
     pub row_height: f64,
     /// Names of stages whose cluster rows are hidden.
     pub collapsed: Vec<String>,
+    /// The clock the axis reads (day boundaries, weekends, hour labels); UTC unless a front end says.
+    #[serde(skip)]
+    pub zone: Zone,
 }
 
 pub const DEFAULT_ROW_HEIGHT: f64 = 22.0;
@@ -57,6 +61,7 @@ impl View {
             },
             row_height: DEFAULT_ROW_HEIGHT,
             collapsed: Vec::new(),
+            zone: Zone::utc(),
         }
     }
 
@@ -178,8 +183,19 @@ pub struct Row {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase", tag = "type")]
 pub enum RowKind {
-    Stage { stage: usize, collapsed: bool },
-    Cluster { stage: usize, cluster: usize },
+    Stage {
+        stage: usize,
+        collapsed: bool,
+    },
+    Cluster {
+        stage: usize,
+        cluster: usize,
+    },
+    /// The plan's clusters that no stage selects ([`Plan::unstaged`]): a heading row (`None`), then
+    /// one row per cluster, drawn in red under the stages.
+    Unstaged {
+        cluster: Option<usize>,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -282,10 +298,12 @@ pub enum BarKind {
     Update,
     Add,
     AvailabilityWait,
+    /// A cluster no stage selects: never updated, and the run cannot start.
+    Unstaged,
 }
 
 impl BarKind {
-    pub const ALL: [BarKind; 18] = [
+    pub const ALL: [BarKind; 19] = [
         BarKind::Updating,
         BarKind::BeforeApproval,
         BarKind::TimedWait,
@@ -304,6 +322,7 @@ impl BarKind {
         BarKind::Update,
         BarKind::Add,
         BarKind::AvailabilityWait,
+        BarKind::Unstaged,
     ];
 
     pub fn css_class(self) -> &'static str {
@@ -326,6 +345,7 @@ impl BarKind {
             BarKind::Update => "bar-update",
             BarKind::Add => "bar-add",
             BarKind::AvailabilityWait => "bar-availability-wait",
+            BarKind::Unstaged => "bar-unstaged",
         }
     }
 
@@ -350,12 +370,13 @@ impl BarKind {
             BarKind::Update => "resources updated in place",
             BarKind::Add => "resources added",
             BarKind::AvailabilityWait => "waiting to become available",
+            BarKind::Unstaged => "in no stage: never updated, the run cannot start",
         }
     }
 
     /// The kinds a plan's bars use, in legend order: a staged run's legend does not list GKE's kinds.
     pub fn used(chart: &Chart) -> Vec<BarKind> {
-        let mut seen = [false; 18];
+        let mut seen = [false; BarKind::ALL.len()];
         for r in &chart.rows {
             for b in &r.bars {
                 seen[b.kind as usize] = true;
@@ -506,6 +527,35 @@ pub fn layout_untitled(plan: &Plan, view: &View) -> Chart {
             y += h;
         }
     }
+    if !plan.unstaged.is_empty() {
+        rows.push(Row {
+            y,
+            height: h,
+            kind: RowKind::Unstaged { cluster: None },
+            label: format!("not in any stage ({})", plan.unstaged.len()),
+            bars: Vec::new(),
+        });
+        y += h;
+        for (i, name) in plan.unstaged.iter().enumerate() {
+            // From the start on, to the edge: such a cluster is never updated.
+            let bars = bar(view, BarKind::Unstaged, plan.start, None)
+                .map(|mut b| {
+                    b.label = "in no stage".into();
+                    b.open_end = false;
+                    b
+                })
+                .into_iter()
+                .collect();
+            rows.push(Row {
+                y,
+                height: h,
+                kind: RowKind::Unstaged { cluster: Some(i) },
+                label: name.clone(),
+                bars,
+            });
+            y += h;
+        }
+    }
     Chart {
         width: view.width,
         height: y,
@@ -554,18 +604,27 @@ fn bar(view: &View, kind: BarKind, start: Time, end: Option<Time>) -> Option<Bar
     })
 }
 
-/// The tooltip of a bar of `row`: what it is, its exact times and duration, and the reason or version.
-/// Written on demand (only for rows on screen), not by [`layout`].
-pub fn title(plan: &Plan, row: &Row, bar: &Bar) -> String {
+/// What a bar of `row` is (`member3: updating`, `waiting for approval run-after-canary (version …)`),
+/// with the cluster it belongs to, if any; `None` for a bar the plan does not know.
+fn bar_subject<'p>(
+    plan: &'p Plan,
+    row: &Row,
+    bar: &Bar,
+) -> Option<(String, Option<&'p ClusterPlan>, Option<&'p Phase>)> {
     let (stage, cluster) = match row.kind {
-        RowKind::Stage { stage, .. } => (plan.stages.get(stage), None),
+        RowKind::Stage { stage, .. } => (plan.stages.get(stage)?, None),
         RowKind::Cluster { stage, cluster } => {
-            let s = plan.stages.get(stage);
-            (s, s.and_then(|s| s.clusters.get(cluster)))
+            let s = plan.stages.get(stage)?;
+            (s, s.clusters.get(cluster))
         }
-    };
-    let Some(stage) = stage else {
-        return String::new();
+        RowKind::Unstaged { cluster } => {
+            let name = cluster.and_then(|c| plan.unstaged.get(c))?;
+            return Some((
+                format!("{name}: selected by no stage, so the controller refuses to start the run"),
+                None,
+                None,
+            ));
+        }
     };
     let phase = bar.phase.and_then(|i| match cluster {
         Some(c) => c.phases.get(i),
@@ -595,10 +654,22 @@ pub fn title(plan: &Plan, row: &Row, bar: &Bar) -> String {
             }
             w
         }
-        (None, None) => return String::new(),
+        (None, None) => return None,
     };
     if let Some(v) = phase.and_then(|p| p.version.as_deref()) {
         let _ = write!(what, " (version {v})");
+    }
+    Some((what, cluster, phase))
+}
+
+/// The tooltip of a bar of `row`: what it is, its exact times and duration, and the reason or version.
+/// Written on demand (only for rows on screen), not by [`layout`].
+pub fn title(plan: &Plan, row: &Row, bar: &Bar) -> String {
+    let Some((what, cluster, _)) = bar_subject(plan, row, bar) else {
+        return String::new();
+    };
+    if matches!(row.kind, RowKind::Unstaged { .. }) {
+        return what;
     }
     let start = bar.start;
     let mut t = match bar.end {
@@ -609,6 +680,78 @@ pub fn title(plan: &Plan, row: &Row, bar: &Bar) -> String {
         let _ = write!(t, "; {r}");
     }
     t
+}
+
+/// [`title`] for people, on `zone`'s clock (`Mon 23 Nov 10:06 → 10:09 CET (3m)`, with the UTC times
+/// after it when the zone is not UTC), the duration rounded as [`Duration::human`] does, and why the
+/// bar waits: the approval assumption behind an approval, what a soak or TimedWait holds.
+pub fn title_in(plan: &Plan, row: &Row, bar: &Bar, zone: &Zone) -> String {
+    let Some((what, cluster, phase)) = bar_subject(plan, row, bar) else {
+        return String::new();
+    };
+    if matches!(row.kind, RowKind::Unstaged { .. }) {
+        return what;
+    }
+    let start = bar.start;
+    let mut t = match bar.end {
+        Some(e) => {
+            let same_day = zone.wall(start).0.div_euclid(DAY.0) == zone.wall(e).0.div_euclid(DAY.0);
+            let end = if same_day {
+                zone.clock(e)
+            } else {
+                zone.short(e)
+            };
+            format!(
+                "{what}: {} → {end} {} ({})",
+                zone.short(start),
+                zone.abbreviation_at(e),
+                e.since(start).human()
+            )
+        }
+        None => format!(
+            "{what}: from {} {}, never ends under the assumptions",
+            zone.short(start),
+            zone.abbreviation_at(start)
+        ),
+    };
+    if let Some(r) = cluster.and_then(|c| c.reason.as_deref()) {
+        let _ = write!(t, "; {r}");
+    }
+    if let Some(why) = phase.and_then(|p| wait_reason(plan, p.kind)) {
+        let _ = write!(t, "; {why}");
+    }
+    if !zone.is_utc() {
+        match bar.end {
+            Some(e) => {
+                let _ = write!(t, " [UTC {start} → {e}]");
+            }
+            None => {
+                let _ = write!(t, " [UTC from {start}]");
+            }
+        }
+    }
+    t
+}
+
+/// Why a phase of this kind holds the rollout, in the plan's own words where it has them (the approval
+/// assumption, with its business hours).
+fn wait_reason(plan: &Plan, kind: PhaseKind) -> Option<String> {
+    match kind {
+        PhaseKind::BeforeStageApproval | PhaseKind::AfterStageApproval => plan
+            .assumptions
+            .iter()
+            .find(|a| a.field == "approvals")
+            .map(|a| format!("assumed approval: {}", a.value)),
+        PhaseKind::AfterStageTimedWait => {
+            Some("the next stage starts only after this wait has passed".into())
+        }
+        PhaseKind::Soaking => Some("the next stage takes the version only after the soak".into()),
+        PhaseKind::ForcedSoaking => Some(
+            "GKE soaks a stage still upgrading 30 days after it began; its remaining clusters carry on"
+                .into(),
+        ),
+        _ => None,
+    }
 }
 
 /// The number of available clusters of a rolling update over time, laid out as a strip under the chart.
@@ -700,7 +843,11 @@ const STEPS: [i64; 12] = [
     28 * DAY.0,
 ];
 
+/// The two-tier axis, on the view's clock: ticks fall on that zone's hours and midnights, and are
+/// labelled with its wall time. Work happens on wall times (an instant shifted by the offset in force,
+/// read as UTC); each tick goes back to the instant it stands for before it gets its x.
 fn axis(view: &View) -> Axis {
+    let zone = &view.zone;
     let ms_per_px = view.span() as f64 / view.width.max(1.0);
     let step = STEPS
         .iter()
@@ -709,36 +856,37 @@ fn axis(view: &View) -> Axis {
         .unwrap_or(STEPS[STEPS.len() - 1]);
     let mut axis = Axis::default();
     let days_tier = step < DAY.0;
+    let (wall_start, wall_end) = (zone.wall(view.start), zone.wall(view.end));
     // Minor ticks.
-    let mut t = if step >= 7 * DAY.0 {
-        next_monday(view.start)
+    let mut w = if step >= 7 * DAY.0 {
+        next_monday(wall_start)
     } else {
-        ceil_to(view.start, step)
+        ceil_to(wall_start, step)
     };
     let mut guard = 0;
-    while t <= view.end && guard < 2_000 {
-        let dt = t.to_datetime();
+    while w <= wall_end && guard < 2_000 {
+        let dt = w.to_datetime();
         let label = if days_tier {
             format!("{:02}:{:02}", dt.hour(), dt.minute())
         } else {
             format!("{} {}", weekday(dt.weekday()), dt.day())
         };
         axis.minor.push(Tick {
-            x: view.x_at(t),
+            x: view.x_at(zone.from_wall(w)),
             label,
         });
-        t = t.plus(Duration(step));
+        w = w.plus(Duration(step));
         guard += 1;
     }
     // Major ticks: day starts, or Monday starts when zoomed out; the label stays at the window's left edge
     // for the period already under way, so the first tier never goes blank.
     let (major_step, mut m) = if days_tier {
-        (DAY.0, floor_to(view.start, DAY.0))
+        (DAY.0, floor_to(wall_start, DAY.0))
     } else {
-        (7 * DAY.0, prev_monday(view.start))
+        (7 * DAY.0, prev_monday(wall_start))
     };
     guard = 0;
-    while m <= view.end && guard < 2_000 {
+    while m <= wall_end && guard < 2_000 {
         let dt = m.to_datetime();
         let label = if days_tier {
             format!(
@@ -752,7 +900,7 @@ fn axis(view: &View) -> Axis {
             format!("week of {} {} {}", dt.day(), month(dt.month()), dt.year())
         };
         axis.major.push(Tick {
-            x: view.x_at(m).max(0.0),
+            x: view.x_at(zone.from_wall(m)).max(0.0),
             label,
         });
         m = m.plus(Duration(major_step));
@@ -768,15 +916,18 @@ fn axis(view: &View) -> Axis {
     axis
 }
 
+/// Saturdays and Sundays on the view's clock.
 fn weekends(view: &View) -> Vec<Span> {
+    let zone = &view.zone;
     let mut out = Vec::new();
-    let mut sat = prev_monday(view.start).plus(Duration(5 * DAY.0));
+    let (wall_start, wall_end) = (zone.wall(view.start), zone.wall(view.end));
+    let mut sat = prev_monday(wall_start).plus(Duration(5 * DAY.0));
     let mut guard = 0;
-    while sat <= view.end && guard < 200 {
+    while sat <= wall_end && guard < 200 {
         let mon = sat.plus(Duration(2 * DAY.0));
-        if mon > view.start {
-            let x0 = view.x_at(sat).max(0.0);
-            let x1 = view.x_at(mon).min(view.width);
+        if mon > wall_start {
+            let x0 = view.x_at(zone.from_wall(sat)).max(0.0);
+            let x1 = view.x_at(zone.from_wall(mon)).min(view.width);
             if x1 > x0 {
                 out.push(Span {
                     x: x0,
@@ -918,10 +1069,10 @@ pub fn svg(chart: &Chart, label_width: f64) -> String {
     s.push_str("</g>");
     for row in &chart.rows {
         let y = AXIS_HEIGHT + row.y;
-        let class = if matches!(row.kind, RowKind::Stage { .. }) {
-            "label-stage"
-        } else {
-            "label"
+        let class = match row.kind {
+            RowKind::Stage { .. } => "label-stage",
+            RowKind::Unstaged { cluster: None } => "label-unstaged",
+            _ => "label",
         };
         let _ = write!(
             s,
@@ -1007,7 +1158,7 @@ pub fn version_class(v: Option<u8>) -> &'static str {
 /// Hatch patterns for window and exclusion waits (the web app's chart defines the same ids).
 pub const SVG_DEFS: &str = r##"<defs><pattern id="hatch-window" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" fill="#f3e3b8"/><rect width="2.5" height="6" fill="#c99a2e"/></pattern><pattern id="hatch-exclusion" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(-45)"><rect width="6" height="6" fill="#f4cccc"/><rect width="2.5" height="6" fill="#b33a3a"/></pattern></defs>"##;
 
-const SVG_STYLE: &str = "<style>.bg{fill:#fff}.weekend{fill:#f1f1f4}.grid{stroke:#e3e3e8}.start{stroke:#222;stroke-dasharray:3 2}.axis-major{font-weight:bold}.label-stage{font-weight:bold}.bar-updating{fill:#3b73c4}.bar-before-approval{fill:#e8a33d}.bar-after-approval{fill:#d9822b}.bar-timed-wait{fill:#8e6cc2}.bar-stopped{fill:#9a9a9a}.bar-cluster{fill:#5a9bd8}.bar-cluster-failed{fill:#c8423b}.bar-cluster-untracked{fill:#b9c4d0}.bar-label{fill:#fff;font-size:10px}.bar-control-plane{fill:#2f6fb5}.bar-node{fill:#2f6fb5;fill-opacity:.6}.bar-window-wait{fill:url(#hatch-window)}.bar-exclusion-wait{fill:url(#hatch-exclusion)}.bar-soaking{fill:#8e6cc2;fill-opacity:.35}.bar-forced-soaking{fill:#a04d9e;fill-opacity:.35;stroke:#a04d9e;stroke-dasharray:3 2}.bar-remove{fill:#c8423b;fill-opacity:.8}.bar-update{fill:#2a8c9c}.bar-add{fill:#3a9a5b}.bar-availability-wait{fill:#e8a33d;fill-opacity:.8}.v0{fill:#2f6fb5}.v1{fill:#d2691e}.v2{fill:#2e8b57}.v3{fill:#8b3a8b}.v4{fill:#b8860b}.v5{fill:#5f6b7a}</style>";
+const SVG_STYLE: &str = "<style>.bg{fill:#fff}.weekend{fill:#f1f1f4}.grid{stroke:#e3e3e8}.start{stroke:#222;stroke-dasharray:3 2}.axis-major{font-weight:bold}.label-stage{font-weight:bold}.bar-updating{fill:#3b73c4}.bar-before-approval{fill:#e8a33d}.bar-after-approval{fill:#d9822b}.bar-timed-wait{fill:#8e6cc2}.bar-stopped{fill:#9a9a9a}.bar-cluster{fill:#5a9bd8}.bar-cluster-failed{fill:#c8423b}.bar-cluster-untracked{fill:#b9c4d0}.bar-label{fill:#fff;font-size:10px}.bar-control-plane{fill:#2f6fb5}.bar-node{fill:#2f6fb5;fill-opacity:.6}.bar-window-wait{fill:url(#hatch-window)}.bar-exclusion-wait{fill:url(#hatch-exclusion)}.bar-soaking{fill:#8e6cc2;fill-opacity:.35}.bar-forced-soaking{fill:#a04d9e;fill-opacity:.35;stroke:#a04d9e;stroke-dasharray:3 2}.bar-remove{fill:#c8423b;fill-opacity:.8}.bar-update{fill:#2a8c9c}.bar-add{fill:#3a9a5b}.bar-availability-wait{fill:#e8a33d;fill-opacity:.8}.bar-unstaged{fill:#b3261e}.label-unstaged{font-weight:bold;fill:#b3261e}.v0{fill:#2f6fb5}.v1{fill:#d2691e}.v2{fill:#2e8b57}.v3{fill:#8b3a8b}.v4{fill:#b8860b}.v5{fill:#5f6b7a}</style>";
 
 #[cfg(test)]
 mod tests {
@@ -1370,5 +1521,103 @@ mod tests {
         assert!(east2.bars.iter().any(|b| b.kind == BarKind::WindowWait));
         let two = example_plan("gke-pipelining");
         assert_eq!(layout(&two, &View::fit(&two, 1200.0)).versions.len(), 2);
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn the_axis_reads_the_views_zone() {
+        // Berlin in winter is UTC+1: its midnight is 23:00 UTC, its 10:00 tick is 09:00 UTC, and a
+        // weekend starts at Friday 23:00 UTC.
+        let plan = staged_plan();
+        let utc = View::fit(&plan, 1000.0);
+        let berlin = View {
+            zone: Zone::fixed("Europe/Berlin", 60, "CET"),
+            ..utc.clone()
+        };
+        let (a, b) = (layout(&plan, &utc), layout(&plan, &berlin));
+        let x_of =
+            |c: &Chart, label: &str| c.axis.minor.iter().find(|t| t.label == label).map(|t| t.x);
+        // The same instant, 10:00 UTC, is labelled 11:00 in Berlin.
+        let ten_utc = x_of(&a, "10:00").expect("a 10:00 tick in UTC");
+        let eleven_berlin = x_of(&b, "11:00").expect("an 11:00 tick in Berlin");
+        assert!(
+            (ten_utc - eleven_berlin).abs() < 1e-6,
+            "{ten_utc} vs {eleven_berlin}"
+        );
+        let wide = |zone: Zone| View {
+            start: Time::parse("2026-11-27T12:00:00Z").unwrap(),
+            end: Time::parse("2026-11-30T12:00:00Z").unwrap(),
+            zone,
+            ..utc.clone()
+        };
+        let (wu, wb) = (
+            wide(Zone::utc()),
+            wide(Zone::fixed("Europe/Berlin", 60, "CET")),
+        );
+        let (su, sb) = (&weekends(&wu)[0], &weekends(&wb)[0]);
+        let hour_px = wu.x_at(Time(wu.start.0 + HOUR.0)) - wu.x_at(wu.start);
+        assert!(
+            (su.x - sb.x - hour_px).abs() < 1e-6,
+            "Berlin's Saturday starts an hour earlier"
+        );
+        assert!((su.width - sb.width).abs() < 1e-6);
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn clusters_in_no_stage_get_red_rows_under_the_stages() {
+        // The example's placement picks six clusters and its stages select staging1 and prod1-3: dev1
+        // and dev2 are in no stage (KubeFleet lists such clusters sorted by name).
+        let plan = example_plan("cluster-in-no-stage");
+        assert_eq!(plan.unstaged, ["dev1", "dev2"]);
+        let view = View::fit(&plan, 1000.0);
+        let chart = layout(&plan, &view);
+        let n = chart.rows.len();
+        let tail: Vec<(&str, RowKind)> = chart.rows[n - 3..]
+            .iter()
+            .map(|r| (r.label.as_str(), r.kind))
+            .collect();
+        assert_eq!(
+            tail,
+            [
+                ("not in any stage (2)", RowKind::Unstaged { cluster: None }),
+                ("dev1", RowKind::Unstaged { cluster: Some(0) }),
+                ("dev2", RowKind::Unstaged { cluster: Some(1) }),
+            ]
+        );
+        let bar = &chart.rows[n - 1].bars[0];
+        assert_eq!(bar.kind, BarKind::Unstaged);
+        assert!(
+            (bar.x - view.x_at(plan.start)).abs() < 1e-6,
+            "from the start"
+        );
+        assert!(bar.x + bar.width >= view.width, "to the edge");
+        assert!(title(&plan, &chart.rows[n - 1], bar).starts_with("dev2: selected by no stage"));
+        assert!(BarKind::used(&chart).contains(&BarKind::Unstaged));
+        assert!(svg(&chart, 160.0).contains("label-unstaged"));
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn tooltips_for_people_read_the_zone_and_say_why_a_stage_waits() {
+        let plan = staged_plan();
+        let chart = layout(&plan, &View::fit(&plan, 1000.0));
+        let canary = chart.rows.iter().find(|r| r.label == "canary").unwrap();
+        let approval = canary
+            .bars
+            .iter()
+            .find(|b| b.kind == BarKind::AfterApproval)
+            .unwrap();
+        // The canary's after-stage approval: requested 10:06Z, approved 30 minutes later (the
+        // example's approval assumption), so 11:06 → 11:36 in Berlin.
+        let berlin = Zone::fixed("Europe/Berlin", 60, "CET");
+        let t = title_in(&plan, canary, approval, &berlin);
+        assert!(
+            t.starts_with("waiting for approval example-run-after-canary: Mon 23 Nov 11:06 → 11:36 CET (30m); assumed approval: granted 30m of business time"),
+            "{t}"
+        );
+        assert!(
+            t.ends_with("[UTC 2026-11-23T10:06:00Z → 2026-11-23T10:36:00Z]"),
+            "{t}"
+        );
+        let utc = title_in(&plan, canary, approval, &Zone::utc());
+        assert!(!utc.contains("[UTC"), "{utc}");
     }
 }

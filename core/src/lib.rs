@@ -19,6 +19,7 @@ pub mod input;
 pub mod labels;
 pub mod manifests;
 pub mod model;
+pub mod naming;
 pub mod placement;
 pub mod plan;
 pub mod playback;
@@ -31,6 +32,7 @@ pub mod staged;
 pub mod time;
 pub mod timing;
 pub mod yaml_out;
+pub mod zone;
 
 pub use diag::{Diagnostic, Location, Severity};
 pub use input::{load, Loaded, Source};
@@ -47,6 +49,7 @@ pub fn plan(scenario: &Scenario) -> Plan {
         model::Strategy::GkeFleetSequence(seq) => gke::plan_fleet_sequence(scenario, seq),
     };
     scenario.origin.attach(&mut plan.diagnostics);
+    naming::name_subjects(scenario, &mut plan.diagnostics);
     plan
 }
 

@@ -564,6 +564,7 @@ impl ObjectSet {
             return None;
         };
         let mut origin: Vec<(String, Location)> = Vec::new();
+        let mut placement_id = None;
         let placement = if self.placements.is_empty() {
             let mut d = Diagnostic::info(
                 "placement-assumed",
@@ -596,6 +597,7 @@ impl ObjectSet {
                 return None;
             };
             origin.extend(p.origin.iter().cloned());
+            placement_id = Some(p.id.clone());
             p.value.1.clone()
         };
         let mut delete_clusters: Vec<String> = Vec::new();
@@ -613,6 +615,10 @@ impl ObjectSet {
         let mut source_map = members_source_map(clusters);
         for (path, loc) in all_origin {
             source_map.insert(path, loc);
+        }
+        source_map.name_object("strategy.run", run.id.clone());
+        if let Some(id) = placement_id {
+            source_map.name_object("strategy.placement", id);
         }
         let name = if strategy.name.is_empty() {
             DEFAULT_STRATEGY_NAME.to_string()
@@ -807,6 +813,7 @@ fn members_source_map(clusters: &[&Read<Cluster>]) -> SourceMap {
             };
             source_map.insert(renumbered, loc.clone());
         }
+        source_map.name_object(format!("clusters[{i}]"), c.id.clone());
     }
     source_map
 }

@@ -328,6 +328,44 @@ impl fmt::Display for Duration {
     }
 }
 
+impl Duration {
+    /// For people: the two largest units, the second rounded, space-separated: `1d 4h` (not
+    /// `1d4h51s847ms`), `1h 30m`, `45s`, `850ms`. [`Display`](fmt::Display) stays exact, for files and
+    /// round trips; this is what screens and summaries show.
+    pub fn human(self) -> String {
+        let sign = if self.0 < 0 { "-" } else { "" };
+        let ms = self.0.unsigned_abs().min(i64::MAX as u64) as i64;
+        if ms == 0 {
+            return "0s".into();
+        }
+        if ms < SECOND.0 {
+            return format!("{sign}{ms}ms");
+        }
+        const UNITS: [(i64, &str); 4] = [
+            (DAY.0, "d"),
+            (HOUR.0, "h"),
+            (MINUTE.0, "m"),
+            (SECOND.0, "s"),
+        ];
+        let lead = |ms: i64| UNITS.iter().position(|(u, _)| ms >= *u).unwrap_or(3);
+        let mut i = lead(ms);
+        // Round to the next smaller unit (seconds round to seconds); rounding up can reach the next
+        // larger unit (59m59.6s → 1h), so the leading unit is chosen again.
+        let step = UNITS[(i + 1).min(3)].0;
+        let rounded = (ms + step / 2) / step * step;
+        i = lead(rounded);
+        let (big, big_name) = UNITS[i];
+        let whole = rounded / big;
+        let rest = rounded % big;
+        match UNITS.get(i + 1) {
+            Some((small, small_name)) if rest > 0 => {
+                format!("{sign}{whole}{big_name} {}{small_name}", rest / small)
+            }
+            _ => format!("{sign}{whole}{big_name}"),
+        }
+    }
+}
+
 impl Serialize for Duration {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.collect_str(self)
@@ -362,6 +400,31 @@ mod tests {
         assert_eq!(Duration(0).to_string(), "0s");
         assert!(Duration::parse("5x").is_err());
         assert!(Duration::parse("h").is_err());
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn durations_for_people_show_two_units_rounded() {
+        // The rule: the largest unit that fits, then the next smaller one rounded to the nearest.
+        let d = |d: i64, h: i64, m: i64, s: i64, ms: i64| {
+            Duration(d * DAY.0 + h * HOUR.0 + m * MINUTE.0 + s * SECOND.0 + ms)
+        };
+        assert_eq!(d(1, 4, 0, 51, 847).human(), "1d 4h");
+        assert_eq!(d(1, 4, 31, 0, 0).human(), "1d 5h", "31 minutes round up");
+        assert_eq!(d(3, 12, 0, 0, 0).human(), "3d 12h");
+        assert_eq!(d(7, 0, 0, 0, 0).human(), "7d");
+        assert_eq!(d(0, 1, 30, 0, 0).human(), "1h 30m");
+        assert_eq!(d(0, 2, 0, 29, 0).human(), "2h", "29 seconds round down");
+        assert_eq!(
+            d(0, 0, 59, 59, 600).human(),
+            "1h",
+            "rounding carries into the next unit"
+        );
+        assert_eq!(d(0, 0, 3, 0, 0).human(), "3m");
+        assert_eq!(d(0, 0, 0, 45, 400).human(), "45s");
+        assert_eq!(d(0, 0, 0, 1, 500).human(), "2s");
+        assert_eq!(Duration(850).human(), "850ms");
+        assert_eq!(Duration(0).human(), "0s");
+        assert_eq!(Duration(-90 * MINUTE.0).human(), "-1h 30m");
     }
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]

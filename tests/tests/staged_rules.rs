@@ -182,6 +182,7 @@ strategy:
               cluster d [Succeeded] +6m → +9m
               cluster a [Succeeded] +9m → +12m
             error[invalid-sorting-label] clusters[1]: cannot continue the updateRun: failed to validate the updateRun: failed to process the request due to a client error: the sorting label `order:` on cluster `b` is not valid: strconv.Atoi: parsing "": invalid syntax
+            info[sorting-label-empty] clusters[1]: the value of label `order` on cluster `b` is missing (so it reads as empty); stage `all` sorts its clusters by this label, so every one of them needs an integer value
             error[invalid-sorting-label] clusters[2]: cannot continue the updateRun: failed to validate the updateRun: failed to process the request due to a client error: the sorting label `order:1.0` on cluster `c` is not valid: strconv.Atoi: parsing "1.0": invalid syntax
             error[invalid-sorting-label] clusters[3]: cannot continue the updateRun: failed to validate the updateRun: failed to process the request due to a client error: the sorting label `order:99999999999999999999` on cluster `d` is not valid: strconv.Atoi: parsing "99999999999999999999": value out of range
             info[timeline-despite-errors]: the controller would refuse to initialize this run; the timeline shows the stages as far as they could be computed

@@ -113,6 +113,7 @@ fn assemble(
         end,
         outcome,
         stages,
+        unstaged: Vec::new(),
         events: sim.events,
         diagnostics,
         summary,

@@ -24,6 +24,10 @@ pub struct Plan {
     pub end: Option<Time>,
     pub outcome: Outcome,
     pub stages: Vec<StagePlan>,
+    /// Clusters the placement picks that no stage selects (KubeFleet then refuses the run,
+    /// `cluster-in-no-stage`), sorted by name; drawn under the stages.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unstaged: Vec<String>,
     pub events: Vec<Event>,
     pub diagnostics: Vec<Diagnostic>,
     pub summary: Summary,

@@ -179,6 +179,7 @@ pub fn plan(scenario: &Scenario, run: &model::RollingRun) -> Plan {
         end,
         outcome,
         stages: vec![stage],
+        unstaged: Vec::new(),
         events: sim.events,
         diagnostics,
         summary,

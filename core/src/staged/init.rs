@@ -52,6 +52,8 @@ pub struct Init {
     /// messages about bindings quote.
     pub placement: String,
     pub namespace: Option<String>,
+    /// Selected clusters no stage takes (`cluster-in-no-stage`), sorted as the controller lists them.
+    pub unstaged: Vec<String>,
 }
 
 /// The strategy's identity as errors print it: `types.NamespacedName` renders as `namespace/name`,
@@ -201,6 +203,21 @@ pub fn initialize(run: &StagedRun, fleet: &[FleetCluster], diags: &mut Vec<Diagn
                                     )
                                     .at(fc.path.clone()),
                                 );
+                                // The controller's text reads `order:` for an empty value; say so plainly.
+                                if raw.is_empty() {
+                                    let why = if fc.cluster.labels.contains_key(k) {
+                                        "is empty"
+                                    } else {
+                                        "is missing (so it reads as empty)"
+                                    };
+                                    diags.push(
+                                        Diagnostic::info(
+                                            "sorting-label-empty",
+                                            format!("the value of label `{k}` on cluster `{}` {why}; stage `{}` sorts its clusters by this label, so every one of them needs an integer value", fc.cluster.name, stage.name),
+                                        )
+                                        .at(fc.path.clone()),
+                                    );
+                                }
                                 // The controller's comparator reads a bad value as 0 (it ignores Atoi's error).
                                 Some(0)
                             }
@@ -265,6 +282,7 @@ pub fn initialize(run: &StagedRun, fleet: &[FleetCluster], diags: &mut Vec<Diagn
         });
     }
 
+    let mut unstaged = Vec::new();
     if placed_count != selected.len() {
         let mut missing: Vec<&str> = selected
             .iter()
@@ -280,6 +298,7 @@ pub fn initialize(run: &StagedRun, fleet: &[FleetCluster], diags: &mut Vec<Diagn
             )
             .at("strategy.stages"),
         );
+        unstaged = missing.into_iter().map(str::to_string).collect();
     }
 
     stages.push(delete_stage(run, fleet, &is_selected, diags));
@@ -290,6 +309,7 @@ pub fn initialize(run: &StagedRun, fleet: &[FleetCluster], diags: &mut Vec<Diagn
         selected: selected.len(),
         placement: run.placement.name.clone(),
         namespace: run.namespace.clone(),
+        unstaged,
     }
 }
 

@@ -69,6 +69,7 @@ pub fn plan(scenario: &Scenario, run: &StagedRun) -> Plan {
         end: result.end,
         outcome,
         stages,
+        unstaged: init.unstaged.clone(),
         events: result.events,
         diagnostics,
         summary,
