@@ -35,12 +35,24 @@ pub struct Diagnostic {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub location: Option<Location>,
     /// The object the path is about, named as people write it (`cluster prod-3`, `MemberCluster/prod-3`,
-    /// `stage canary`); filled by [`crate::naming`] once the scenario is known.
+    /// `stage canary`); filled by the naming module once the scenario is known. Read it with
+    /// [`Diagnostic::subject`].
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub subject: Option<String>,
+    pub subject: Option<Box<Subject>>,
 }
 
+/// The name of what a diagnostic is about. Behind a thin box: diagnostics are returned by value in
+/// `Result`s, so they stay small.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(transparent)]
+pub struct Subject(pub String);
+
 impl Diagnostic {
+    /// What the diagnostic is about, named as people write it (`cluster prod-3`).
+    pub fn subject(&self) -> Option<&str> {
+        self.subject.as_deref().map(|s| s.0.as_str())
+    }
+
     pub fn error(code: &'static str, message: impl Into<String>) -> Self {
         Diagnostic {
             severity: Severity::Error,
@@ -91,7 +103,7 @@ impl fmt::Display for Diagnostic {
             write!(f, "{}:{}:{}: ", loc.file, loc.line, loc.column)?;
         }
         write!(f, "{sev}[{}]: {}", self.code, self.message)?;
-        match (&self.subject, &self.path) {
+        match (self.subject(), &self.path) {
             (Some(subject), Some(path)) => write!(f, " ({subject}, at {path})")?,
             (None, Some(path)) => write!(f, " (at {path})")?,
             _ => {}

@@ -86,7 +86,7 @@ pub fn subject(s: &Scenario, path: &str) -> Option<String> {
 pub fn name_subjects(s: &Scenario, diagnostics: &mut [Diagnostic]) {
     for d in diagnostics.iter_mut().filter(|d| d.subject.is_none()) {
         if let Some(p) = &d.path {
-            d.subject = subject(s, p);
+            d.subject = subject(s, p).map(|n| Box::new(crate::diag::Subject(n)));
         }
     }
 }
@@ -154,7 +154,7 @@ mod tests {
             .iter()
             .find(|d| d.code == "invalid-sorting-label")
             .expect("the controller's error");
-        assert_eq!(bad.subject.as_deref(), Some("cluster member5"));
+        assert_eq!(bad.subject(), Some("cluster member5"));
         assert!(
             bad.to_string()
                 .contains("(cluster member5, at clusters[4])"),
@@ -166,6 +166,6 @@ mod tests {
             .find(|d| d.code == "sorting-label-empty")
             .expect("the explanation");
         assert!(empty.message.contains("is empty"), "{}", empty.message);
-        assert_eq!(empty.subject.as_deref(), Some("cluster member5"));
+        assert_eq!(empty.subject(), Some("cluster member5"));
     }
 }
