@@ -592,7 +592,9 @@ fn row_element(
     let (is_stage, folded, stage) = match row.kind {
         RowKind::Stage { stage, collapsed } => (true, collapsed, stage),
         RowKind::Cluster { stage, .. } => (false, false, stage),
+        RowKind::Unstaged { .. } => (false, false, usize::MAX),
     };
+    let unstaged_heading = matches!(row.kind, RowKind::Unstaged { cluster: None });
     let stage_name = stage_names.get(stage).cloned().unwrap_or_default();
     let label = if is_stage {
         format!("{} {}", if folded { "▸" } else { "▾" }, row.label)
@@ -655,8 +657,8 @@ fn row_element(
         <g class=if is_stage { "row row-stage" } else { "row row-cluster" } data-row=row.label.clone()>
             {is_stage.then(|| view! { <rect class="stage-band" x="0" y=y width="100%" height=h /> })}
             <text
-                class=if is_stage { "label label-stage" } else { "label" }
-                x=if is_stage { 4.0 } else { 16.0 }
+                class=if is_stage { "label label-stage" } else if unstaged_heading { "label label-unstaged" } else { "label" }
+                x=if is_stage || unstaged_heading { 4.0 } else { 16.0 }
                 y=text_y
                 clip-path="url(#label-clip)"
                 tabindex=if is_stage { "0" } else { "-1" }
