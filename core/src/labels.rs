@@ -52,7 +52,7 @@ fn is_name(s: &str) -> bool {
 }
 
 /// `IsDNS1123Subdomain`: the length error, then the pattern error.
-fn subdomain_errors(s: &str) -> Vec<String> {
+pub fn subdomain_errors(s: &str) -> Vec<String> {
     let mut errs = Vec::new();
     if s.len() > MAX_PREFIX {
         errs.push(max_len_error(MAX_PREFIX));

@@ -4,6 +4,7 @@
 //! bytes natively and in wasm32. Front ends ([`load`] their input, [`plan`] it, render the result) never
 //! compute schedules themselves.
 
+pub mod admission;
 pub mod calendar;
 pub mod cel;
 pub mod compare;

@@ -11,7 +11,8 @@ use std::collections::BTreeMap;
 use crate::decode::{Path, Reader, DEFAULT_STRATEGY_NAME};
 use crate::diag::{Diagnostic, Location, SourceMap};
 use crate::model::{
-    Assumptions, Cluster, Placement, RunSpec, Scenario, StageConfig, StagedRun, Strategy,
+    Assumptions, Cluster, Placement, PreviousRun, RunSpec, Scenario, StageConfig, StagedRun,
+    Strategy,
 };
 use crate::rolling::model::{Change, PlacedResource, RollingRun, RollingUpdateConfig};
 use crate::source::{Node, Value};
@@ -163,6 +164,7 @@ struct Read<T> {
     at: Location,
 }
 
+#[derive(Clone)]
 struct RunObject {
     spec: RunSpec,
     namespaced: bool,
@@ -318,11 +320,22 @@ impl ObjectSet {
                         r.diags.push(d);
                     }
                 }
+                // A status says what state the stored run is in: applying this file is then an
+                // update from that state (only when the file sets `spec.state`: older runs had none).
+                let previous =
+                    state
+                        .as_ref()
+                        .and_then(|_| state_from_status(n))
+                        .map(|s| PreviousRun {
+                            state: Some(s.to_string()),
+                            ..PreviousRun::default()
+                        });
                 let spec = RunSpec {
                     name: name.clone(),
                     // The API's default: a run that is created without a state only initializes.
                     state: state.unwrap_or_else(|| "Initialize".into()),
                     resource_snapshot_index: index,
+                    previous,
                 };
                 let value = RunObject {
                     spec,
@@ -343,8 +356,18 @@ impl ObjectSet {
             }
             "ClusterResourcePlacement" | "ResourcePlacement" => {
                 r.origin.push(("strategy.placement".into(), at.clone()));
-                let placement = read_placement(&mut r, n, &prefix, &name);
-                self.rolling.push(read_rolling(&mut r, n, &prefix));
+                let mut placement = read_placement(&mut r, n, &prefix, &name);
+                let rolling = read_rolling(&mut r, n, &prefix);
+                // The staged run's placement keeps the block too: the webhook refuses it on External.
+                let has_block = n
+                    .get("spec")
+                    .and_then(|s| s.get("strategy"))
+                    .and_then(|s| s.get("rollingUpdate"))
+                    .is_some_and(|b| !b.is_null());
+                if has_block {
+                    placement.rolling_update = Some(rolling.0.clone());
+                }
+                self.rolling.push(rolling);
                 let value = (obj.kind.starts_with("Cluster"), placement);
                 self.placements.push(Read {
                     value,
@@ -387,8 +410,39 @@ impl ObjectSet {
             }
             return out;
         }
-        for run in &self.runs {
-            if let Some(s) = self.scenario(run, &run.value, &clusters, diags) {
+        for (i, run) in self.runs.iter().enumerate() {
+            let same = |o: &Read<RunObject>| {
+                o.name == run.name
+                    && o.namespace == run.namespace
+                    && o.value.namespaced == run.value.namespaced
+            };
+            // A later object of the same kind and name is an update of this one: plan that instead.
+            if self.runs[i + 1..].iter().any(same) {
+                continue;
+            }
+            let Some(old) = self.runs[..i].iter().rev().find(|o| same(o)) else {
+                if let Some(s) = self.scenario(run, &run.value, &clusters, diags) {
+                    out.push(s);
+                }
+                continue;
+            };
+            let mut d = Diagnostic::info(
+                "run-update",
+                format!(
+                    "{} appears more than once: the last one is read as an update of the one before, which the API server checks against it (state transitions, immutable fields)",
+                    run.id
+                ),
+            );
+            d.location = Some(run.at.clone());
+            diags.push(d);
+            let mut updated = run.value.clone();
+            updated.spec.previous = Some(PreviousRun {
+                state: Some(old.value.spec.state.clone()),
+                placement_name: Some(old.value.placement_name.clone()),
+                strategy_name: Some(old.value.strategy_name.clone()),
+                resource_snapshot_index: old.value.spec.resource_snapshot_index.clone(),
+            });
+            if let Some(s) = self.scenario(run, &updated, &clusters, diags) {
                 out.push(s);
             }
         }
@@ -518,6 +572,7 @@ impl ObjectSet {
                     name: run_name.clone(),
                     state: "Run".into(),
                     resource_snapshot_index: None,
+                    previous: None,
                 },
                 namespaced: !cluster_scoped,
                 strategy_name: strategy.name.clone(),
@@ -780,6 +835,30 @@ fn read_rolling(
         }
     }
     (ru, kinds)
+}
+
+/// The state a stored run is in, read off its `status.conditions` (execution.go, stop.go): a
+/// Progressing condition stopped or stopping means Stop, any other Progressing reason means the run
+/// ran (Run); only Initialized=True means it was created with Initialize.
+fn state_from_status(run: &Node) -> Option<&'static str> {
+    let Value::Seq(conditions) = &run.get("status")?.get("conditions")?.value else {
+        return None;
+    };
+    let text = |c: &Node, key: &str| c.get(key).and_then(|v| v.scalar()).map(|s| s.text.clone());
+    let mut initialized = false;
+    for c in conditions {
+        match (text(c, "type").as_deref(), text(c, "reason").as_deref()) {
+            (Some("Progressing"), Some("UpdateRunStopped" | "UpdateRunStopping")) => {
+                return Some("Stop")
+            }
+            (Some("Progressing"), Some(_)) => return Some("Run"),
+            (Some("Initialized"), _) if text(c, "status").as_deref() == Some("True") => {
+                initialized = true
+            }
+            _ => {}
+        }
+    }
+    initialized.then_some("Initialize")
 }
 
 /// Follows `keys` through nested mappings, reporting any step that is not a mapping.

@@ -139,3 +139,78 @@ spec:
     assert_eq!((loc.line, loc.column), (7, 10), "{loc:?}");
     assert_eq!(plan.outcome, fleetplan::plan::Outcome::Invalid);
 }
+
+/// The errors (and the API server's skipped-rules note) of every plan of `text`, `code: message`.
+fn refusals(text: &str) -> Vec<String> {
+    let loaded = load(text);
+    loaded
+        .scenarios
+        .iter()
+        .flat_map(|s| fleetplan::plan(s).diagnostics)
+        .filter(|d| d.is_error())
+        .map(|d| format!("{}: {}", d.code, d.message))
+        .collect()
+}
+
+const STRATEGY: &str = r#"
+apiVersion: placement.kubernetes-fleet.io/v1beta1
+kind: ClusterStagedUpdateStrategy
+metadata: {name: s}
+spec:
+  stages: [{name: all, labelSelector: {}}]
+---
+apiVersion: cluster.kubernetes-fleet.io/v1beta1
+kind: MemberCluster
+metadata: {name: m1}
+"#;
+
+#[wasm_bindgen_test(unsupported = test)]
+fn an_external_placement_with_a_rolling_update_block_is_denied_by_the_webhook() {
+    // pkg/utils/validator/placement.go: "rollingUpdateConifg is not valid for ExternalRollout
+    // strategy type" (sic), wrapped as the webhook and the API server relay it.
+    let text = format!(
+        "{STRATEGY}---\napiVersion: placement.kubernetes-fleet.io/v1beta1\nkind: ClusterResourcePlacement\nmetadata: {{name: web}}\nspec:\n  strategy: {{type: External, rollingUpdate: {{maxUnavailable: 1}}}}\n---\napiVersion: placement.kubernetes-fleet.io/v1beta1\nkind: ClusterStagedUpdateRun\nmetadata: {{name: r}}\nspec: {{placementName: web, stagedRolloutStrategyName: s, state: Run}}\n"
+    );
+    assert_eq!(
+        refusals(&text),
+        ["placement-webhook: admission webhook \"fleet.clusterresourceplacementv1beta1.validating\" denied the request: deny create/update v1beta1 CRP has invalid fields the rollout Strategy field  is invalid: rollingUpdateConifg is not valid for ExternalRollout strategy type"]
+    );
+    // Without the block the same placement is accepted and the run plans.
+    let ok = text.replace(", rollingUpdate: {maxUnavailable: 1}", "");
+    assert!(refusals(&ok).is_empty(), "{:?}", refusals(&ok));
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn a_run_listed_twice_is_an_update_checked_by_the_transition_rules() {
+    // stageupdate_types.go: Initialize → Stop is refused on update; Initialize → Run is fine.
+    let run = |state: &str| {
+        format!("---\napiVersion: placement.kubernetes-fleet.io/v1beta1\nkind: ClusterStagedUpdateRun\nmetadata: {{name: r}}\nspec: {{placementName: web, stagedRolloutStrategyName: s, state: {state}}}\n")
+    };
+    let text = format!("{STRATEGY}{}{}", run("Initialize"), run("Stop"));
+    let loaded = load(&text);
+    assert_eq!(loaded.scenarios.len(), 1, "one run, updated");
+    assert_eq!(
+        refusals(&text),
+        ["run-state-transition: The ClusterStagedUpdateRun \"r\" is invalid: spec: Invalid value: \"object\": invalid state transition: cannot transition from Initialize to Stop"]
+    );
+    assert!(refusals(&format!("{STRATEGY}{}{}", run("Initialize"), run("Run"))).is_empty());
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn a_status_says_which_state_the_stored_run_is_in() {
+    // A run whose status shows it running (a Progressing condition not stopped) is in Run: setting
+    // its spec.state to Initialize is refused ("cannot transition from Run to Initialize"); one whose
+    // Progressing reason is UpdateRunStopped is in Stop.
+    let run = |state: &str, reason: &str| {
+        format!("---\napiVersion: placement.kubernetes-fleet.io/v1beta1\nkind: ClusterStagedUpdateRun\nmetadata: {{name: r}}\nspec: {{placementName: web, stagedRolloutStrategyName: s, state: {state}}}\nstatus:\n  conditions:\n    - {{type: Initialized, status: \"True\", reason: UpdateRunInitializedSuccessfully}}\n    - {{type: Progressing, status: \"False\", reason: {reason}}}\n")
+    };
+    assert_eq!(
+        refusals(&format!("{STRATEGY}{}", run("Initialize", "UpdateRunWaiting"))),
+        ["run-state-transition: The ClusterStagedUpdateRun \"r\" is invalid: spec: Invalid value: \"object\": invalid state transition: cannot transition from Run to Initialize"]
+    );
+    assert_eq!(
+        refusals(&format!("{STRATEGY}{}", run("Initialize", "UpdateRunStopped"))),
+        ["run-state-transition: The ClusterStagedUpdateRun \"r\" is invalid: spec: Invalid value: \"object\": invalid state transition: cannot transition from Stop to Initialize"]
+    );
+    assert!(refusals(&format!("{STRATEGY}{}", run("Run", "UpdateRunStopped"))).is_empty());
+}

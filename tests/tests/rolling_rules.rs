@@ -388,7 +388,9 @@ fn pick_n_targets_number_of_clusters() {
 }
 
 #[wasm_bindgen_test(unsupported = test)]
-fn webhook_rejects_negative_values_with_the_real_messages() {
+fn a_schema_error_stops_the_placement_before_the_webhook() {
+    // unavailablePeriodSeconds has `Minimum=0` in the CRD: the API server refuses the placement with
+    // the schema's text, and the webhook (which would also refuse the negative ints) never sees it.
     check_rolling(
         &four(
             "  rollingUpdate: {maxUnavailable: -1, maxSurge: -2, unavailablePeriodSeconds: -5}",
@@ -406,18 +408,16 @@ fn webhook_rejects_negative_values_with_the_real_messages() {
               c2 [Succeeded] update +3m30s→+4m applying the new resources | availability-wait +4m→+7m waiting for Deployment availability
               c3 [Succeeded] update +7m→+7m30s applying the new resources | availability-wait +7m30s→+10m30s waiting for Deployment availability
               c4 [Succeeded] update +10m30s→+11m applying the new resources | availability-wait +11m→+14m waiting for Deployment availability
-            error[rolling-unavailable-period] strategy.rollingUpdate.unavailablePeriodSeconds: unavailablePeriodSeconds must be greater than or equal to 0, got -5
-            error[rolling-negative] strategy.rollingUpdate.maxUnavailable: maxUnavailable must be greater than or equal to 0, got `-1`
-            error[rolling-negative] strategy.rollingUpdate.maxSurge: maxSurge must be greater than or equal to 0, got `-2`
+            error[rolling-unavailable-period] strategy.rollingUpdate.unavailablePeriodSeconds: The ClusterResourcePlacement "app" is invalid: spec.strategy.rollingUpdate.unavailablePeriodSeconds: Invalid value: -5: spec.strategy.rollingUpdate.unavailablePeriodSeconds in body should be greater than or equal to 0
             info[timeline-despite-errors]: the API server would refuse this placement; the timeline shows the rollout as it would run with the defaults in place of the rejected values
         "#]],
     );
 }
 
 #[wasm_bindgen_test(unsupported = test)]
-fn webhook_rejects_strings_that_are_not_percentages() {
-    // "3" matches the CRD pattern ^((100|[0-9]{1,2})%|[0-9]+)$ but the webhook only scales percentages;
-    // "abc" and "150%" already fail the pattern.
+fn strings_that_fail_the_crd_pattern_are_schema_errors() {
+    // "abc" and "150%" fail the CRD pattern ^((100|[0-9]{1,2})%|[0-9]+)$: a schema error, and the
+    // webhook (which would refuse the "3" beside it) is never asked.
     check_rolling(
         &four(
             "  rollingUpdate: {maxUnavailable: \"3\", maxSurge: abc}",
@@ -435,7 +435,6 @@ fn webhook_rejects_strings_that_are_not_percentages() {
               c2 [Succeeded] update +3m30s→+4m applying the new resources | availability-wait +4m→+7m waiting for Deployment availability
               c3 [Succeeded] update +7m→+7m30s applying the new resources | availability-wait +7m30s→+10m30s waiting for Deployment availability
               c4 [Succeeded] update +10m30s→+11m applying the new resources | availability-wait +11m→+14m waiting for Deployment availability
-            error[rolling-not-percent] strategy.rollingUpdate.maxUnavailable: maxUnavailable `3` is invalid
             error[rolling-schema] strategy.rollingUpdate.maxSurge: The ClusterResourcePlacement "app" is invalid: spec.strategy.rollingUpdate.maxSurge: Invalid value: "abc": spec.strategy.rollingUpdate.maxSurge in body should match '^((100|[0-9]{1,2})%|[0-9]+)$'
             info[timeline-despite-errors]: the API server would refuse this placement; the timeline shows the rollout as it would run with the defaults in place of the rejected values
         "#]],
@@ -461,7 +460,9 @@ fn webhook_rejects_strings_that_are_not_percentages() {
 }
 
 #[wasm_bindgen_test(unsupported = test)]
-fn webhook_rejects_unknown_strategy_types() {
+fn an_unknown_strategy_type_is_an_enum_error_that_skips_the_cel_rules() {
+    // `Enum=RollingUpdate;External`: NotSupported is a blocking schema error, so the CRD's CEL rules
+    // are not run (apiextensions strategy.go hasBlockingErr) and the API server says so.
     check_rolling(
         &four("", "").replace(
             "  placement: {name: app}\n",
@@ -479,7 +480,8 @@ fn webhook_rejects_unknown_strategy_types() {
               c2 [Succeeded] update +3m30s→+4m applying the new resources | availability-wait +4m→+7m waiting for Deployment availability
               c3 [Succeeded] update +7m→+7m30s applying the new resources | availability-wait +7m30s→+10m30s waiting for Deployment availability
               c4 [Succeeded] update +10m30s→+11m applying the new resources | availability-wait +11m→+14m waiting for Deployment availability
-            error[rolling-strategy-type] strategy.placement.strategyType: unsupported rollout strategy type `Canary`
+            error[rollout-strategy-type] strategy.placement.strategyType: The ClusterResourcePlacement "app" is invalid: spec.strategy.type: Unsupported value: "Canary": supported values: "RollingUpdate", "External"
+            info[cel-rules-not-checked]: The ClusterResourcePlacement "app" is invalid: <nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation
             info[timeline-despite-errors]: the API server would refuse this placement; the timeline shows the rollout as it would run with the defaults in place of the rejected values
         "#]],
     );
@@ -525,4 +527,57 @@ fn surge_applies_only_to_new_clusters() {
               c4 [Succeeded] update +10m30s→+11m applying the new resources | availability-wait +11m→+14m waiting for Deployment availability
         "#]],
     );
+}
+
+/// The webhook's part of the check on what passes the schema, as `four`'s placement with `rolling`.
+fn webhook_denial(rolling: &str, placement: &str) -> Vec<String> {
+    let text = four(&format!("  rollingUpdate: {rolling}"), "").replace(
+        "  placement: {name: app}\n",
+        &format!("  placement: {placement}\n"),
+    );
+    let (_, plans) = fleetplan_tests::load_and_plan(&text);
+    plans[0]
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| {
+            format!(
+                "{} {}: {}",
+                d.code,
+                d.path.as_deref().unwrap_or(""),
+                d.message
+            )
+        })
+        .collect()
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn what_passes_the_schema_is_refused_by_the_placement_webhook_with_its_text() {
+    // pkg/utils/validator/placement.go validateRolloutStrategy: negative ints (no schema minimum on
+    // an int-or-string) and a quoted "3" (matches the pattern, but intstr only scales percentages),
+    // aggregated as Go does and wrapped in "the rollout Strategy field  is invalid" (two spaces) and
+    // the webhook's "deny create/update v1beta1 CRP has invalid fields".
+    expect![[r#"
+        [
+            "placement-webhook strategy.rollingUpdate.maxUnavailable: admission webhook \"fleet.clusterresourceplacementv1beta1.validating\" denied the request: deny create/update v1beta1 CRP has invalid fields the rollout Strategy field  is invalid: [maxUnavailable must be greater than or equal to 0, got `-1`, maxSurge must be greater than or equal to 0, got `-2`]",
+        ]
+    "#]]
+    .assert_debug_eq(&webhook_denial("{maxUnavailable: -1, maxSurge: -2}", "{name: app}"));
+    expect![[r#"
+        [
+            "placement-webhook strategy.rollingUpdate.maxUnavailable: admission webhook \"fleet.clusterresourceplacementv1beta1.validating\" denied the request: deny create/update v1beta1 CRP has invalid fields the rollout Strategy field  is invalid: maxUnavailable `3` is invalid: invalid value for IntOrString: invalid type: string is not a percentage",
+        ]
+    "#]]
+    .assert_debug_eq(&webhook_denial("{maxUnavailable: \"3\"}", "{name: app}"));
+    // An External placement must not carry a rollingUpdate block (the typo is the webhook's).
+    expect![[r#"
+        [
+            "placement-webhook strategy.placement.strategyType: admission webhook \"fleet.clusterresourceplacementv1beta1.validating\" denied the request: deny create/update v1beta1 CRP has invalid fields the rollout Strategy field  is invalid: rollingUpdateConifg is not valid for ExternalRollout strategy type",
+            "rolling-strategy-external strategy.placement.strategyType: strategy type `External` hands this placement to staged update runs: KubeFleet's rollout controller does not roll it (use kind kubefleet-staged)",
+        ]
+    "#]]
+    .assert_debug_eq(&webhook_denial(
+        "{maxUnavailable: 1}",
+        "{name: app, strategyType: External}",
+    ));
 }

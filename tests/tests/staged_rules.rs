@@ -259,90 +259,84 @@ strategy:
               cluster c [Succeeded] +6m → +9m
             stage four [Succeeded] +9m → +12m mc=50
               cluster d [Succeeded] +9m → +12m
-            error[max-concurrency-too-small] strategy.stages[0].maxConcurrency: The ClusterStagedUpdateStrategy "example-strategy" is invalid: spec.stages[0].maxConcurrency: Invalid value: 0: maxConcurrency must be at least 1
             error[max-concurrency-pattern] strategy.stages[1].maxConcurrency: The ClusterStagedUpdateStrategy "example-strategy" is invalid: spec.stages[1].maxConcurrency: Invalid value: "0%": spec.stages[1].maxConcurrency in body should match '^(100|[1-9][0-9]?)%$'
             error[max-concurrency-pattern] strategy.stages[2].maxConcurrency: The ClusterStagedUpdateStrategy "example-strategy" is invalid: spec.stages[2].maxConcurrency: Invalid value: "101%": spec.stages[2].maxConcurrency in body should match '^(100|[1-9][0-9]?)%$'
-            info[timeline-despite-errors]: the controller would refuse to initialize this run; the timeline shows the stages as far as they could be computed
+            error[max-concurrency-too-small] strategy.stages[0].maxConcurrency: The ClusterStagedUpdateStrategy "example-strategy" is invalid: spec.stages[0].maxConcurrency: Invalid value: "": maxConcurrency must be at least 1
+            info[timeline-despite-errors]: the API server would refuse these objects, so the run would never start; the timeline shows the stages as far as they could be computed
         "#]],
     );
 }
 
-#[wasm_bindgen_test(unsupported = test)]
-fn before_stage_tasks_allow_one_approval_only() {
-    check(
-        r#"
-clusters: [{name: a}]
-strategy:
-  kind: kubefleet-staged
-  stages:
-    - name: one
-      labelSelector: {}
-      beforeStageTasks: [{type: TimedWait, waitTime: 1h}]
-    - name: two
-      beforeStageTasks: [{type: Approval}, {type: Approval}]
-    - name: three
-      beforeStageTasks: [{type: Approval, waitTime: 1h}]
-"#,
-        expect![[r#"
-            plan - run example-run [Invalid] start 2026-01-05T09:00:00Z end +3m
-            stage one [Succeeded] +0m → +3m mc=1
-              cluster a [Succeeded] +0m → +3m
-            stage two [Skipped] +3m → +3m mc=1
-            stage three [Skipped] +3m → +3m mc=1
-            error[before-stage-timed-wait] strategy.stages[0].beforeStageTasks[0].type: The ClusterStagedUpdateStrategy "example-strategy" is invalid: spec.stages[0].beforeStageTasks: Invalid value: "array": BeforeStageTaskType cannot be TimedWait
-            error[invalid-before-stage-tasks] strategy.stages[0].beforeStageTasks: cannot continue the updateRun: failed to validate the updateRun: failed to process the request due to a client error: the before stage tasks are invalid, updateStrategy: `/example-strategy`, stage: one, err: task 0 of type TimedWait is not allowed in beforeStageTasks, allowed type: Approval
-            error[invalid-before-stage-tasks] strategy.stages[1].beforeStageTasks: cannot continue the updateRun: failed to validate the updateRun: failed to process the request due to a client error: the before stage tasks are invalid, updateStrategy: `/example-strategy`, stage: two, err: beforeStageTasks can have at most one task
-            warning[stage-without-selector] strategy.stages[1]: stage `two` has no labelSelector, so it selects no cluster (an absent selector selects none; `{}` selects all)
-            error[invalid-before-stage-tasks] strategy.stages[2].beforeStageTasks: cannot continue the updateRun: failed to validate the updateRun: failed to process the request due to a client error: the before stage tasks are invalid, updateStrategy: `/example-strategy`, stage: three, err: task 0 of type Approval cannot have wait duration set
-            warning[stage-without-selector] strategy.stages[2]: stage `three` has no labelSelector, so it selects no cluster (an absent selector selects none; `{}` selects all)
-            info[timeline-despite-errors]: the controller would refuse to initialize this run; the timeline shows the stages as far as they could be computed
-        "#]],
+/// The refusals (errors, and the API server's note when it skips the CEL rules) of a one-cluster
+/// fleet with one stage `one` carrying `tasks` and the run `run`, one line each: `code: message`.
+fn refusals(tasks: &str, run: &str) -> String {
+    let input = format!(
+        "clusters: [{{name: a}}]\nstrategy:\n  kind: kubefleet-staged\n  run: {run}\n  stages:\n    - {{name: one, labelSelector: {{}}, {tasks}}}\n"
     );
+    let (_, plans) = fleetplan_tests::load_and_plan(&input);
+    plans[0]
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error() || d.code == "cel-rules-not-checked")
+        .map(|d| format!("{}: {}\n", d.code, d.message))
+        .collect()
 }
 
 #[wasm_bindgen_test(unsupported = test)]
-fn after_stage_task_rules() {
-    check(
-        r#"
-clusters: [{name: a}]
-strategy:
-  kind: kubefleet-staged
-  stages:
-    - name: one
-      labelSelector: {}
-      afterStageTasks: [{type: Approval}, {type: Approval}]
-    - name: two
-      afterStageTasks: [{type: TimedWait}]
-    - name: three
-      afterStageTasks: [{type: TimedWait, waitTime: 0s}]
-    - name: four
-      afterStageTasks: [{type: TimedWait, waitTime: 1d}, {type: Sleep}]
-    - name: five
-      afterStageTasks: [{type: Approval, waitTime: 1h}, {type: TimedWait, waitTime: 1h}, {type: Approval}]
-"#,
-        expect![[r#"
-            plan - run example-run [Invalid] start 2026-01-05T09:00:00Z end +1h03m
-            stage one [Succeeded] +0m → +1h03m mc=1
-              after-approval +3m → +1h03m example-run-after-one
-              cluster a [Succeeded] +0m → +3m
-            stage two [Skipped] +1h03m → +1h03m mc=1
-            stage three [Skipped] +1h03m → +1h03m mc=1
-            stage four [Skipped] +1h03m → +1h03m mc=1
-            stage five [Skipped] +1h03m → +1h03m mc=1
-            error[invalid-after-stage-tasks] strategy.stages[0].afterStageTasks: cannot continue the updateRun: failed to validate the updateRun: failed to process the request due to a client error: the after stage tasks are invalid, updateStrategy: `/example-strategy`, stage: one, err: afterStageTasks cannot have two tasks of the same type: Approval
-            error[invalid-after-stage-tasks] strategy.stages[1].afterStageTasks: cannot continue the updateRun: failed to validate the updateRun: failed to process the request due to a client error: the after stage tasks are invalid, updateStrategy: `/example-strategy`, stage: two, err: task 0 of type TimedWait has wait duration set to nil
-            warning[stage-without-selector] strategy.stages[1]: stage `two` has no labelSelector, so it selects no cluster (an absent selector selects none; `{}` selects all)
-            error[invalid-after-stage-tasks] strategy.stages[2].afterStageTasks: cannot continue the updateRun: failed to validate the updateRun: failed to process the request due to a client error: the after stage tasks are invalid, updateStrategy: `/example-strategy`, stage: three, err: task 0 of type TimedWait has wait duration <= 0
-            warning[stage-without-selector] strategy.stages[2]: stage `three` has no labelSelector, so it selects no cluster (an absent selector selects none; `{}` selects all)
-            error[wait-time-pattern] strategy.stages[3].afterStageTasks[0].waitTime: The ClusterStagedUpdateStrategy "example-strategy" is invalid: spec.stages[3].afterStageTasks[0].waitTime: Invalid value: "1d": spec.stages[3].afterStageTasks[0].waitTime in body should match '^(?:(?:0|[1-9][0-9]*)(\.[0-9]+)?(?:s|m|h))+$'
-            error[task-type-unsupported] strategy.stages[3].afterStageTasks[1].type: The ClusterStagedUpdateStrategy "example-strategy" is invalid: spec.stages[3].afterStageTasks[1].type: Unsupported value: "Sleep": supported values: "TimedWait", "Approval"
-            warning[stage-without-selector] strategy.stages[3]: stage `four` has no labelSelector, so it selects no cluster (an absent selector selects none; `{}` selects all)
-            error[too-many-tasks] strategy.stages[4].afterStageTasks: The ClusterStagedUpdateStrategy "example-strategy" is invalid: spec.stages[4].afterStageTasks: Too many: 3: must have at most 2 items
-            warning[approval-wait-time-ignored] strategy.stages[4].afterStageTasks[0].waitTime: afterStageTasks[0] of stage `five` is an Approval with a waitTime: the controller silently drops it; the approval waits for a person, not for a time
-            warning[stage-without-selector] strategy.stages[4]: stage `five` has no labelSelector, so it selects no cluster (an absent selector selects none; `{}` selects all)
-            info[timeline-despite-errors]: the controller would refuse to initialize this run; the timeline shows the stages as far as they could be computed
-        "#]],
-    );
+fn each_task_rule_is_reported_by_the_first_layer_that_checks_it() {
+    // Order of layers: OpenAPI schema → CEL (skipped after a blocking schema error: Required,
+    // NotSupported, TooLong, TooMany) → the controller's initialization, which only sees a strategy
+    // the API server accepted. stageupdate_types.go: beforeStageTasks MaxItems=1 with CEL rules
+    // "AfterStageTaskType is Approval, waitTime is not allowed" (the after-stage text, on before
+    // tasks too) and "BeforeStageTaskType cannot be TimedWait"; afterStageTasks MaxItems=2 with
+    // the Approval rule and "AfterStageTaskType is TimedWait, waitTime is required"; type
+    // Enum=TimedWait;Approval; waitTime pattern (which "0s" matches).
+    let run = "example-run";
+    let cases = [
+        "beforeStageTasks: [{type: TimedWait, waitTime: 1h}]",
+        "beforeStageTasks: [{type: Approval, waitTime: 1h}]",
+        "beforeStageTasks: [{type: Approval}, {type: Approval}]",
+        "afterStageTasks: [{type: Approval, waitTime: 1h}]",
+        "afterStageTasks: [{type: TimedWait}]",
+        "afterStageTasks: [{type: Sleep}]",
+        "afterStageTasks: [{type: TimedWait, waitTime: 1h}, {type: Approval}, {type: Approval}]",
+        // Non-blocking schema error: the CEL rules still run, both are in the one refusal.
+        "afterStageTasks: [{type: TimedWait, waitTime: 1d}, {type: Approval, waitTime: 1h}]",
+        // The CRD lets these through; the controller's initialization refuses them.
+        "afterStageTasks: [{type: Approval}, {type: Approval}]",
+        "afterStageTasks: [{type: TimedWait, waitTime: 0s}]",
+    ];
+    let out: String = cases
+        .iter()
+        .map(|c| format!("== {c}\n{}", refusals(c, run)))
+        .collect();
+    expect![[r#"
+        == beforeStageTasks: [{type: TimedWait, waitTime: 1h}]
+        before-stage-timed-wait: The ClusterStagedUpdateStrategy "example-strategy" is invalid: spec.stages[0].beforeStageTasks: Invalid value: "array": BeforeStageTaskType cannot be TimedWait
+        == beforeStageTasks: [{type: Approval, waitTime: 1h}]
+        approval-wait-time: The ClusterStagedUpdateStrategy "example-strategy" is invalid: spec.stages[0].beforeStageTasks: Invalid value: "array": AfterStageTaskType is Approval, waitTime is not allowed
+        == beforeStageTasks: [{type: Approval}, {type: Approval}]
+        too-many-tasks: The ClusterStagedUpdateStrategy "example-strategy" is invalid: spec.stages[0].beforeStageTasks: Too many: 2: must have at most 1 item
+        cel-rules-not-checked: The ClusterStagedUpdateStrategy "example-strategy" is invalid: <nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation
+        == afterStageTasks: [{type: Approval, waitTime: 1h}]
+        approval-wait-time: The ClusterStagedUpdateStrategy "example-strategy" is invalid: spec.stages[0].afterStageTasks: Invalid value: "array": AfterStageTaskType is Approval, waitTime is not allowed
+        == afterStageTasks: [{type: TimedWait}]
+        timed-wait-without-wait-time: The ClusterStagedUpdateStrategy "example-strategy" is invalid: spec.stages[0].afterStageTasks: Invalid value: "array": AfterStageTaskType is TimedWait, waitTime is required
+        == afterStageTasks: [{type: Sleep}]
+        task-type-unsupported: The ClusterStagedUpdateStrategy "example-strategy" is invalid: spec.stages[0].afterStageTasks[0].type: Unsupported value: "Sleep": supported values: "TimedWait", "Approval"
+        cel-rules-not-checked: The ClusterStagedUpdateStrategy "example-strategy" is invalid: <nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation
+        == afterStageTasks: [{type: TimedWait, waitTime: 1h}, {type: Approval}, {type: Approval}]
+        too-many-tasks: The ClusterStagedUpdateStrategy "example-strategy" is invalid: spec.stages[0].afterStageTasks: Too many: 3: must have at most 2 items
+        cel-rules-not-checked: The ClusterStagedUpdateStrategy "example-strategy" is invalid: <nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation
+        == afterStageTasks: [{type: TimedWait, waitTime: 1d}, {type: Approval, waitTime: 1h}]
+        wait-time-pattern: The ClusterStagedUpdateStrategy "example-strategy" is invalid: spec.stages[0].afterStageTasks[0].waitTime: Invalid value: "1d": spec.stages[0].afterStageTasks[0].waitTime in body should match '^(?:(?:0|[1-9][0-9]*)(\.[0-9]+)?(?:s|m|h))+$'
+        approval-wait-time: The ClusterStagedUpdateStrategy "example-strategy" is invalid: spec.stages[0].afterStageTasks: Invalid value: "array": AfterStageTaskType is Approval, waitTime is not allowed
+        == afterStageTasks: [{type: Approval}, {type: Approval}]
+        invalid-after-stage-tasks: cannot continue the updateRun: failed to validate the updateRun: failed to process the request due to a client error: the after stage tasks are invalid, updateStrategy: `/example-strategy`, stage: one, err: afterStageTasks cannot have two tasks of the same type: Approval
+        == afterStageTasks: [{type: TimedWait, waitTime: 0s}]
+        invalid-after-stage-tasks: cannot continue the updateRun: failed to validate the updateRun: failed to process the request due to a client error: the after stage tasks are invalid, updateStrategy: `/example-strategy`, stage: one, err: task 0 of type TimedWait has wait duration <= 0
+    "#]]
+    .assert_eq(&out);
 }
 
 #[wasm_bindgen_test(unsupported = test)]
@@ -369,7 +363,7 @@ strategy:
             error[stage-name-pattern] strategy.stages[0].name: The ClusterStagedUpdateStrategy "example-strategy" is invalid: spec.stages[0].name: Invalid value: "Canary-1": spec.stages[0].name in body should match '^[a-z0-9]+$'
             warning[duplicate-stage-name] strategy.stages[2].name: stages[1] and stages[2] are both named `prod`: KubeFleet documents stage names as unique but does not enforce it, and both stages' approval requests get the same name
             info[empty-stage] strategy.stages[2].labelSelector: stage `prod` selects no scheduled cluster: the run skips it together with its before- and after-stage tasks
-            info[timeline-despite-errors]: the controller would refuse to initialize this run; the timeline shows the stages as far as they could be computed
+            info[timeline-despite-errors]: the API server would refuse these objects, so the run would never start; the timeline shows the stages as far as they could be computed
         "#]],
     );
 }
@@ -798,27 +792,50 @@ strategy:
 }
 
 #[wasm_bindgen_test(unsupported = test)]
-fn run_fields_are_validated() {
-    check(
-        r#"
-clusters: [{name: a}]
-strategy:
-  kind: kubefleet-staged
-  run: {name: a-run-name-that-is-far-too-long-for-kubernetes-metadata-names-abcdefgh, state: Go, resourceSnapshotIndex: "-1"}
-  stages:
-    - name: all
-      labelSelector: {}
-"#,
-        expect![[r#"
-            plan - run a-run-name-that-is-far-too-long-for-kubernetes-metadata-names-abcdefgh [Invalid] start 2026-01-05T09:00:00Z end +3m
-            stage all [Succeeded] +0m → +3m mc=1
-              cluster a [Succeeded] +0m → +3m
-            error[run-name-too-long] strategy.run.name: metadata.name max length is 63
-            error[run-state-unsupported] strategy.run.state: The ClusterStagedUpdateRun "a-run-name-that-is-far-too-long-for-kubernetes-metadata-names-abcdefgh" is invalid: spec.state: Unsupported value: "Go": supported values: "Initialize", "Run", "Stop"
-            error[invalid-resource-snapshot-index] strategy.run.resourceSnapshotIndex: cannot continue the updateRun: failed to validate the updateRun: failed to process the request due to a client error: invalid resource snapshot index `-1` provided, expected an integer >= 0
-            info[timeline-despite-errors]: the controller would refuse to initialize this run; the timeline shows the stages as far as they could be computed
-        "#]],
-    );
+fn run_fields_are_validated_layer_by_layer() {
+    // ClusterStagedUpdateRun: metadata.name a DNS subdomain (ObjectMeta, before the schema); the
+    // root CEL rule size(self.metadata.name) < 64 (no field: `<nil>`); state
+    // Enum=Initialize;Run;Stop (blocking: the CEL rules are then skipped); the transition rules on
+    // `spec` when the file describes an update (`previous`); placementName immutable;
+    // resourceSnapshotIndex checked by the controller ("-1" is a string the schema accepts).
+    let tasks = "afterStageTasks: []";
+    let long = "r".repeat(64);
+    let cases = [
+        "r".repeat(63),
+        long.clone(),
+        format!("{{name: {long}, state: Go}}"),
+        "{name: Run_1}".to_string(),
+        "{name: r, resourceSnapshotIndex: \"-1\"}".to_string(),
+        "{name: r, state: Stop, previous: {state: Initialize}}".to_string(),
+        "{name: r, state: Initialize, previous: {state: Run}}".to_string(),
+        "{name: r, state: Initialize, previous: {state: Stop}}".to_string(),
+        "{name: r, state: Run, previous: {state: Stop, placementName: other}}".to_string(),
+    ];
+    let out: String = cases
+        .iter()
+        .map(|run| format!("== {run}\n{}", refusals(tasks, run)))
+        .collect();
+    expect![[r#"
+        == rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr
+        == rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr
+        run-name-too-long: The ClusterStagedUpdateRun "rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr" is invalid: <nil>: Invalid value: "object": metadata.name max length is 63
+        == {name: rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr, state: Go}
+        run-state-unsupported: The ClusterStagedUpdateRun "rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr" is invalid: spec.state: Unsupported value: "Go": supported values: "Initialize", "Run", "Stop"
+        cel-rules-not-checked: The ClusterStagedUpdateRun "rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr" is invalid: <nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation
+        == {name: Run_1}
+        run-name: The ClusterStagedUpdateRun "Run_1" is invalid: metadata.name: Invalid value: "Run_1": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')
+        == {name: r, resourceSnapshotIndex: "-1"}
+        invalid-resource-snapshot-index: cannot continue the updateRun: failed to validate the updateRun: failed to process the request due to a client error: invalid resource snapshot index `-1` provided, expected an integer >= 0
+        == {name: r, state: Stop, previous: {state: Initialize}}
+        run-state-transition: The ClusterStagedUpdateRun "r" is invalid: spec: Invalid value: "object": invalid state transition: cannot transition from Initialize to Stop
+        == {name: r, state: Initialize, previous: {state: Run}}
+        run-state-transition: The ClusterStagedUpdateRun "r" is invalid: spec: Invalid value: "object": invalid state transition: cannot transition from Run to Initialize
+        == {name: r, state: Initialize, previous: {state: Stop}}
+        run-state-transition: The ClusterStagedUpdateRun "r" is invalid: spec: Invalid value: "object": invalid state transition: cannot transition from Stop to Initialize
+        == {name: r, state: Run, previous: {state: Stop, placementName: other}}
+        run-field-immutable: The ClusterStagedUpdateRun "r" is invalid: spec.placementName: Invalid value: "string": placementName is immutable
+    "#]]
+    .assert_eq(&out);
 }
 
 #[wasm_bindgen_test(unsupported = test)]
@@ -877,7 +894,7 @@ strategy:
             error[member-cluster-label] clusters[0].labels.order: The MemberCluster "a" is invalid: metadata.labels: Invalid value: "+2": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')
             error[member-cluster-label] clusters[1].labels.Example.com/x: The MemberCluster "b" is invalid: metadata.labels: Invalid value: "Example.com/x": prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')
             error[member-cluster-label] generate[0].labels.tier: The MemberCluster "g2" is invalid: metadata.labels: Invalid value: "-db": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')
-            info[timeline-despite-errors]: the controller would refuse to initialize this run; the timeline shows the stages as far as they could be computed
+            info[timeline-despite-errors]: the API server would refuse these objects, so the run would never start; the timeline shows the stages as far as they could be computed
         "#]],
     );
 }

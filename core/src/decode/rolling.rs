@@ -44,7 +44,7 @@ impl Reader<'_> {
         pl
     }
 
-    fn rolling_update(&mut self, n: &Node, p: &Path) -> RollingUpdateConfig {
+    pub(crate) fn rolling_update(&mut self, n: &Node, p: &Path) -> RollingUpdateConfig {
         let mut ru = RollingUpdateConfig::default();
         let Some(m) = self.map(n, p, ROLLING_UPDATE_KEYS) else {
             return ru;

@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 use super::read::{get, Path, Reader};
 use super::NUMBER_OF_CLUSTERS_GO;
 use crate::model::{
-    IntOrString, LabelSelector, LabelSelectorRequirement, Placement, RunSpec, StageConfig,
-    StageTask,
+    IntOrString, LabelSelector, LabelSelectorRequirement, Placement, PreviousRun, RunSpec,
+    StageConfig, StageTask,
 };
 use crate::source::{Node, Resolved, Value};
 
@@ -22,7 +22,13 @@ pub(crate) const STAGE_KEYS: &[&str] = &[
 const TASK_KEYS: &[&str] = &["type", "waitTime"];
 const SELECTOR_KEYS: &[&str] = &["matchLabels", "matchExpressions"];
 const REQUIREMENT_KEYS: &[&str] = &["key", "operator", "values"];
-const RUN_KEYS: &[&str] = &["name", "state", "resourceSnapshotIndex"];
+const RUN_KEYS: &[&str] = &["name", "state", "resourceSnapshotIndex", "previous"];
+const PREVIOUS_KEYS: &[&str] = &[
+    "state",
+    "placementName",
+    "stagedRolloutStrategyName",
+    "resourceSnapshotIndex",
+];
 const PLACEMENT_KEYS: &[&str] = &[
     "name",
     "type",
@@ -31,6 +37,7 @@ const PLACEMENT_KEYS: &[&str] = &[
     "numberOfClusters",
     "affinity",
     "strategyType",
+    "rollingUpdate",
 ];
 
 impl Reader<'_> {
@@ -219,6 +226,20 @@ impl Reader<'_> {
         if let Some(v) = get(m, "resourceSnapshotIndex") {
             run.resource_snapshot_index = self.string(v, &p.field("resourceSnapshotIndex"));
         }
+        if let Some(v) = get(m, "previous") {
+            let pp = p.field("previous");
+            if let Some(pm) = self.map(v, &pp, PREVIOUS_KEYS) {
+                let text = |key: &str, r: &mut Self| {
+                    get(pm, key).and_then(|x| r.string(x, &pp.field(key)))
+                };
+                run.previous = Some(PreviousRun {
+                    state: text("state", self),
+                    placement_name: text("placementName", self),
+                    strategy_name: text("stagedRolloutStrategyName", self),
+                    resource_snapshot_index: text("resourceSnapshotIndex", self),
+                });
+            }
+        }
         run
     }
 
@@ -259,6 +280,9 @@ impl Reader<'_> {
             if let Some(t) = self.string(v, &p.field("strategyType")) {
                 pl.strategy_type = t;
             }
+        }
+        if let Some(v) = get(m, "rollingUpdate") {
+            pl.rolling_update = Some(self.rolling_update(v, &p.field("rollingUpdate")));
         }
         pl
     }

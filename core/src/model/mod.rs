@@ -15,7 +15,9 @@ use serde::Serialize;
 use crate::diag::SourceMap;
 use crate::time::{Duration, Time};
 
-pub use placement::{IntOrString, LabelSelector, LabelSelectorRequirement, Placement};
+pub use placement::{
+    IntOrString, LabelSelector, LabelSelectorRequirement, Placement, RollingUpdateConfig,
+};
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -247,6 +249,27 @@ pub struct RunSpec {
     pub state: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub resource_snapshot_index: Option<String>,
+    /// The run as it was before this change, when the input describes an update of an existing run
+    /// (the CRD's transition rules compare the two).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub previous: Option<PreviousRun>,
+}
+
+/// What the API server knew of a run before an update: its state and the fields it keeps immutable.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PreviousRun {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub state: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub placement_name: Option<String>,
+    #[serde(
+        rename = "stagedRolloutStrategyName",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub strategy_name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resource_snapshot_index: Option<String>,
 }
 
 impl Default for RunSpec {
@@ -255,6 +278,7 @@ impl Default for RunSpec {
             name: "example-run".into(),
             state: "Run".into(),
             resource_snapshot_index: None,
+            previous: None,
         }
     }
 }

@@ -50,6 +50,11 @@ pub struct Placement {
     pub affinity: Vec<LabelSelector>,
     /// `External` for staged runs; `RollingUpdate` is the CRP default and makes a staged run fail.
     pub strategy_type: String,
+    /// A `spec.strategy.rollingUpdate` block written on a placement a staged run uses (the webhook
+    /// refuses one on an `External` placement). A rolling update keeps its settings in its own
+    /// `rollingUpdate` instead.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rolling_update: Option<RollingUpdateConfig>,
 }
 
 impl Default for Placement {
@@ -61,6 +66,25 @@ impl Default for Placement {
             number_of_clusters: None,
             affinity: Vec::new(),
             strategy_type: "External".into(),
+            rolling_update: None,
         }
+    }
+}
+
+/// `spec.strategy.rollingUpdate` of a ClusterResourcePlacement.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RollingUpdateConfig {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_unavailable: Option<IntOrString>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_surge: Option<IntOrString>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unavailable_period_seconds: Option<i64>,
+}
+
+impl RollingUpdateConfig {
+    pub fn is_empty(&self) -> bool {
+        self == &RollingUpdateConfig::default()
     }
 }

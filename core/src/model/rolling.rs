@@ -6,7 +6,8 @@
 
 use serde::Serialize;
 
-use super::placement::{IntOrString, Placement};
+use super::placement::Placement;
+pub use super::placement::RollingUpdateConfig;
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -35,24 +36,6 @@ impl Default for RollingRun {
             resources: Vec::new(),
             change: Change::default(),
         }
-    }
-}
-
-/// `spec.strategy.rollingUpdate` of a ClusterResourcePlacement.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct RollingUpdateConfig {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub max_unavailable: Option<IntOrString>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub max_surge: Option<IntOrString>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub unavailable_period_seconds: Option<i64>,
-}
-
-impl RollingUpdateConfig {
-    pub fn is_empty(&self) -> bool {
-        self == &RollingUpdateConfig::default()
     }
 }
 

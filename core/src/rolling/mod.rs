@@ -36,9 +36,21 @@ pub fn plan(scenario: &Scenario, run: &model::RollingRun) -> Plan {
     let diags = &mut diagnostics;
     crate::labels::check_member_clusters(scenario, diags);
     let settings = webhook::validate(run, diags);
-    placement::check_policy(&run.placement, "strategy.placement", diags);
     if let Some(from) = &run.change.from {
-        placement::check_policy(from, "strategy.change.from", diags);
+        // The earlier policy was a placement the hub accepted; one it would refuse cannot be the
+        // starting point.
+        placement::admission::admit(
+            placement::admission::Crp {
+                placement: from,
+                rolling_update: None,
+                namespaced: false,
+            },
+            placement::admission::Paths {
+                placement: "strategy.change.from",
+                rolling_update: "strategy.change.from.rollingUpdate",
+            },
+            diags,
+        );
     }
     let valid = !diags.iter().any(Diagnostic::is_error);
 

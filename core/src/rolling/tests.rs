@@ -140,9 +140,9 @@ spec:
     let d = plan
         .diagnostics
         .iter()
-        .find(|d| d.code == "rolling-not-percent")
+        .find(|d| d.code == "placement-webhook")
         .expect("the webhook's message");
-    assert_eq!(d.message, "maxUnavailable `3` is invalid");
+    assert_eq!(d.message, "admission webhook \"fleet.clusterresourceplacementv1beta1.validating\" denied the request: deny create/update v1beta1 CRP has invalid fields the rollout Strategy field  is invalid: maxUnavailable `3` is invalid: invalid value for IntOrString: invalid type: string is not a percentage");
     assert_eq!(
         d.location.as_ref().map(|l| (l.line, l.column)),
         Some((12, 46)),

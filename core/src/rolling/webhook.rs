@@ -1,8 +1,9 @@
-//! The API's checks of a placement's `spec.strategy` (the CRD schema, then KubeFleet's validating
-//! webhook), with their real texts, and the settings they leave: API defaults filled in.
+//! The settings a rolling update runs with: the placement through the hub's checks
+//! (`placement::admission`, with their real texts), then the API defaults filled in.
 
 use crate::diag::Diagnostic;
 use crate::model::IntOrString;
+use crate::placement::admission::{self, Crp, Paths};
 use crate::rolling::model::RollingRun;
 use crate::time::{Duration, SECOND};
 
@@ -10,8 +11,6 @@ use crate::time::{Duration, SECOND};
 pub const DEFAULT_PERCENT: i32 = 25;
 /// The controller's default (`DefaultUnavailablePeriodSeconds`). Azure's docs also print 10 s.
 pub const DEFAULT_UNAVAILABLE_PERIOD_SECONDS: i64 = 60;
-/// The CRD's pattern for both int-or-string fields (applied to strings only).
-pub const PATTERN: &str = "^((100|[0-9]{1,2})%|[0-9]+)$";
 
 /// An int-or-percent after validation: the API's `int32`, or a percentage 0–100.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,104 +55,55 @@ pub struct Settings {
     pub valid: bool,
 }
 
-/// Validates `spec.strategy` the way creating the placement would, and resolves the settings. An
-/// invalid value is reported and replaced by its default so the timeline can still be drawn.
+/// Sends the placement through the hub's layers (`placement::admission`: schema, CEL, webhook) and
+/// resolves the settings the rollout controller works with. A refused value is replaced by its
+/// default so the timeline can still be drawn.
 pub fn validate(run: &RollingRun, diags: &mut Vec<Diagnostic>) -> Settings {
-    let mut valid = true;
     let pl = &run.placement;
-    match pl.strategy_type.as_str() {
-        "RollingUpdate" | "" => {}
-        "External" => {
-            valid = false;
-            diags.push(
-                Diagnostic::error(
-                    "rolling-strategy-external",
-                    "strategy type `External` hands this placement to staged update runs: KubeFleet's rollout controller does not roll it (use kind kubefleet-staged)",
-                )
-                .at("strategy.placement.strategyType"),
-            );
-        }
-        other => {
-            valid = false;
-            diags.push(
-                Diagnostic::error(
-                    "rolling-strategy-type",
-                    format!("unsupported rollout strategy type `{other}`"),
-                )
-                .at("strategy.placement.strategyType"),
-            );
-        }
-    }
     let ru = &run.rolling_update;
-    let mut unavailable_period = Duration(DEFAULT_UNAVAILABLE_PERIOD_SECONDS * SECOND.0);
-    if let Some(secs) = ru.unavailable_period_seconds {
-        if secs < 0 {
-            valid = false;
-            diags.push(
-                Diagnostic::error(
-                    "rolling-unavailable-period",
-                    format!(
-                        "unavailablePeriodSeconds must be greater than or equal to 0, got {secs}"
-                    ),
-                )
-                .at("strategy.rollingUpdate.unavailablePeriodSeconds"),
-            );
-        } else {
-            unavailable_period = Duration(secs.saturating_mul(SECOND.0));
-        }
-    }
-    let mut field = |name: &'static str, value: &Option<IntOrString>| match value {
-        None => IntOrPercent::Percent(DEFAULT_PERCENT),
-        Some(v) => match check_int_or_percent(name, v, &pl.name) {
-            Ok(x) => x,
-            Err(d) => {
-                valid = false;
-                diags.push(d.at(format!("strategy.rollingUpdate.{name}")));
-                IntOrPercent::Percent(DEFAULT_PERCENT)
-            }
+    let mut valid = admission::admit(
+        Crp {
+            placement: pl,
+            // The mutating webhook gives a RollingUpdate placement a block in any case; on an External
+            // one only a written block exists.
+            rolling_update: (!ru.is_empty() || pl.strategy_type != "External").then_some(ru),
+            namespaced: false,
         },
+        Paths {
+            placement: "strategy.placement",
+            rolling_update: "strategy.rollingUpdate",
+        },
+        diags,
+    );
+    if pl.strategy_type == "External" {
+        valid = false;
+        diags.push(
+            Diagnostic::error(
+                "rolling-strategy-external",
+                "strategy type `External` hands this placement to staged update runs: KubeFleet's rollout controller does not roll it (use kind kubefleet-staged)",
+            )
+            .at("strategy.placement.strategyType"),
+        );
+    }
+    let unavailable_period = Duration(
+        ru.unavailable_period_seconds
+            .filter(|s| *s >= 0)
+            .unwrap_or(DEFAULT_UNAVAILABLE_PERIOD_SECONDS)
+            .saturating_mul(SECOND.0),
+    );
+    let resolve = |value: &Option<IntOrString>| match value {
+        Some(IntOrString::Int(i)) if *i >= 0 => IntOrPercent::Int(*i),
+        Some(IntOrString::Str(s)) => percent(s).map_or(
+            IntOrPercent::Percent(DEFAULT_PERCENT),
+            IntOrPercent::Percent,
+        ),
+        _ => IntOrPercent::Percent(DEFAULT_PERCENT),
     };
-    let max_unavailable = field("maxUnavailable", &ru.max_unavailable);
-    let max_surge = field("maxSurge", &ru.max_surge);
     Settings {
-        max_unavailable,
-        max_surge,
+        max_unavailable: resolve(&ru.max_unavailable),
+        max_surge: resolve(&ru.max_surge),
         unavailable_period,
         valid,
-    }
-}
-
-/// One int-or-string field: the CRD pattern rejects malformed strings before the webhook sees them;
-/// the webhook then rejects negative ints and strings that are not percentages (a quoted "3" passes
-/// the pattern but not the webhook).
-fn check_int_or_percent(
-    name: &str,
-    v: &IntOrString,
-    placement: &str,
-) -> Result<IntOrPercent, Diagnostic> {
-    match v {
-        IntOrString::Int(i) if *i < 0 => Err(Diagnostic::error(
-            "rolling-negative",
-            format!("{name} must be greater than or equal to 0, got `{i}`"),
-        )),
-        IntOrString::Int(i) => Ok(IntOrPercent::Int(*i)),
-        IntOrString::Str(s) => {
-            if let Some(p) = percent(s) {
-                return Ok(IntOrPercent::Percent(p));
-            }
-            if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
-                return Err(Diagnostic::error(
-                    "rolling-not-percent",
-                    format!("{name} `{s}` is invalid"),
-                ));
-            }
-            Err(Diagnostic::error(
-                "rolling-schema",
-                format!(
-                    "The ClusterResourcePlacement \"{placement}\" is invalid: spec.strategy.rollingUpdate.{name}: Invalid value: {s:?}: spec.strategy.rollingUpdate.{name} in body should match '{PATTERN}'"
-                ),
-            ))
-        }
     }
 }
 

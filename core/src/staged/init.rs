@@ -18,11 +18,6 @@ use crate::placement;
 pub const INIT_PREFIX: &str =
     "cannot continue the updateRun: failed to validate the updateRun: failed to process the request due to a client error: ";
 pub const DELETE_STAGE: &str = "kubernetes-fleet.io/deleteStage";
-const MAX_STAGES: usize = 31;
-const MAX_NAME: usize = 63;
-const WAIT_TIME_PATTERN: &str = r"^(?:(?:0|[1-9][0-9]*)(\.[0-9]+)?(?:s|m|h))+$";
-const STAGE_NAME_PATTERN: &str = "^[a-z0-9]+$";
-const PERCENT_PATTERN: &str = "^(100|[1-9][0-9]?)%$";
 
 #[derive(Clone, Debug)]
 pub struct Member {
@@ -60,27 +55,6 @@ pub struct Init {
 /// hence `/name` for the cluster-scoped ClusterStagedUpdateStrategy.
 pub fn strategy_key(run: &StagedRun) -> String {
     format!("{}/{}", run.namespace.as_deref().unwrap_or(""), run.name)
-}
-
-fn strategy_kind(run: &StagedRun) -> &'static str {
-    if run.namespace.is_some() {
-        "StagedUpdateStrategy"
-    } else {
-        "ClusterStagedUpdateStrategy"
-    }
-}
-
-fn run_kind(run: &StagedRun) -> &'static str {
-    if run.namespace.is_some() {
-        "StagedUpdateRun"
-    } else {
-        "ClusterStagedUpdateRun"
-    }
-}
-
-/// kubectl's rendering of an API-server admission rejection.
-fn rejected(kind: &str, name: &str, field: &str, detail: &str) -> String {
-    format!("The {kind} \"{name}\" is invalid: {field}: {detail}")
 }
 
 fn init_error(code: &'static str, msg: String) -> Diagnostic {
@@ -127,7 +101,6 @@ pub fn initialize(run: &StagedRun, fleet: &[FleetCluster], diags: &mut Vec<Diagn
     let mut seen_names: HashMap<&str, usize> = HashMap::new();
     for (s, stage) in run.stages.iter().enumerate() {
         let path = format!("strategy.stages[{s}]");
-        check_stage_schema(run, stage, s, diags);
         if let Some(first) = seen_names.insert(stage.name.as_str(), s) {
             diags.push(
                 Diagnostic::warning(
@@ -366,16 +339,10 @@ fn delete_stage(
     }
 }
 
-/// Objects-level checks: the run, its placement and the strategy's stage list.
+/// What the controller checks of the run's objects at initialization (the API server's checks are in
+/// `admission`), and what their state means for the plan.
 fn check_objects(run: &StagedRun, diags: &mut Vec<Diagnostic>) {
-    if run.run.name.len() > MAX_NAME {
-        diags.push(
-            Diagnostic::error("run-name-too-long", "metadata.name max length is 63")
-                .at("strategy.run.name"),
-        );
-    }
     match run.run.state.as_str() {
-        "Run" => {}
         "Initialize" => diags.push(
             Diagnostic::warning(
                 "run-state-initialize",
@@ -390,13 +357,7 @@ fn check_objects(run: &StagedRun, diags: &mut Vec<Diagnostic>) {
             )
             .at("strategy.run.state"),
         ),
-        other => diags.push(
-            Diagnostic::error(
-                "run-state-unsupported",
-                rejected(run_kind(run), &run.run.name, "spec.state", &format!("Unsupported value: {other:?}: supported values: \"Initialize\", \"Run\", \"Stop\"")),
-            )
-            .at("strategy.run.state"),
-        ),
+        _ => {}
     }
     if let Some(index) = &run.run.resource_snapshot_index {
         if !index.is_empty() && go_atoi(index).map_or(true, |v| v < 0) {
@@ -410,33 +371,6 @@ fn check_objects(run: &StagedRun, diags: &mut Vec<Diagnostic>) {
         }
     }
     let placement = &run.placement;
-    if placement.name.is_empty() {
-        diags.push(
-            Diagnostic::error(
-                "placement-name-missing",
-                rejected(
-                    run_kind(run),
-                    &run.run.name,
-                    "spec.placementName",
-                    "Required value",
-                ),
-            )
-            .at("strategy.placement.name"),
-        );
-    } else if placement.name.len() > 255 {
-        diags.push(
-            Diagnostic::error(
-                "placement-name-too-long",
-                rejected(
-                    run_kind(run),
-                    &run.run.name,
-                    "spec.placementName",
-                    "Too long: may not be more than 255 bytes",
-                ),
-            )
-            .at("strategy.placement.name"),
-        );
-    }
     if placement.strategy_type != "External" {
         diags.push(
             init_error(
@@ -445,165 +379,6 @@ fn check_objects(run: &StagedRun, diags: &mut Vec<Diagnostic>) {
             )
             .at("strategy.placement.strategyType"),
         );
-    }
-    placement::check_policy(placement, "strategy.placement", diags);
-    if run.stages.len() > MAX_STAGES {
-        diags.push(
-            Diagnostic::error(
-                "too-many-stages",
-                rejected(
-                    strategy_kind(run),
-                    &run.name,
-                    "spec.stages",
-                    &format!(
-                        "Too many: {}: must have at most {MAX_STAGES} items",
-                        run.stages.len()
-                    ),
-                ),
-            )
-            .at("strategy.stages"),
-        );
-    }
-}
-
-/// The CRD schema's rules for one stage (what `kubectl apply` rejects).
-fn check_stage_schema(run: &StagedRun, stage: &StageConfig, s: usize, diags: &mut Vec<Diagnostic>) {
-    let field = format!("spec.stages[{s}].name");
-    let path = format!("strategy.stages[{s}]");
-    let kind = strategy_kind(run);
-    if stage.name.is_empty() {
-        diags.push(
-            Diagnostic::error(
-                "stage-name-missing",
-                rejected(kind, &run.name, &field, "Required value"),
-            )
-            .at(format!("{path}.name")),
-        );
-    } else if stage.name.len() > MAX_NAME {
-        diags.push(
-            Diagnostic::error(
-                "stage-name-too-long",
-                rejected(
-                    kind,
-                    &run.name,
-                    &field,
-                    &format!("Too long: may not be more than {MAX_NAME} bytes"),
-                ),
-            )
-            .at(format!("{path}.name")),
-        );
-    } else if !stage
-        .name
-        .bytes()
-        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
-    {
-        diags.push(
-            Diagnostic::error(
-                "stage-name-pattern",
-                rejected(
-                    kind,
-                    &run.name,
-                    &field,
-                    &format!(
-                        "Invalid value: {:?}: {field} in body should match '{STAGE_NAME_PATTERN}'",
-                        stage.name
-                    ),
-                ),
-            )
-            .at(format!("{path}.name")),
-        );
-    }
-    let mc_field = format!("spec.stages[{s}].maxConcurrency");
-    match &stage.max_concurrency {
-        Some(IntOrString::Int(n)) if *n < 1 => diags.push(
-            Diagnostic::error(
-                "max-concurrency-too-small",
-                rejected(
-                    kind,
-                    &run.name,
-                    &mc_field,
-                    &format!("Invalid value: {n}: maxConcurrency must be at least 1"),
-                ),
-            )
-            .at(format!("{path}.maxConcurrency")),
-        ),
-        Some(IntOrString::Str(p)) if parse_percent(p).is_none() => diags.push(
-            Diagnostic::error(
-                "max-concurrency-pattern",
-                rejected(
-                    kind,
-                    &run.name,
-                    &mc_field,
-                    &format!(
-                        "Invalid value: {p:?}: {mc_field} in body should match '{PERCENT_PATTERN}'"
-                    ),
-                ),
-            )
-            .at(format!("{path}.maxConcurrency")),
-        ),
-        _ => {}
-    }
-    for (side, tasks, max) in [
-        ("beforeStageTasks", &stage.before_stage_tasks, 1usize),
-        ("afterStageTasks", &stage.after_stage_tasks, 2),
-    ] {
-        if side == "afterStageTasks" && tasks.len() > max {
-            diags.push(
-                Diagnostic::error(
-                    "too-many-tasks",
-                    rejected(
-                        kind,
-                        &run.name,
-                        &format!("spec.stages[{s}].{side}"),
-                        &format!("Too many: {}: must have at most {max} items", tasks.len()),
-                    ),
-                )
-                .at(format!("{path}.{side}")),
-            );
-        }
-        for (t, task) in tasks.iter().enumerate() {
-            let tf = format!("spec.stages[{s}].{side}[{t}]");
-            let tp = format!("{path}.{side}[{t}]");
-            if task.kind != "Approval" && task.kind != "TimedWait" {
-                diags.push(
-                    Diagnostic::error(
-                        "task-type-unsupported",
-                        rejected(kind, &run.name, &format!("{tf}.type"), &format!("Unsupported value: {:?}: supported values: \"TimedWait\", \"Approval\"", task.kind)),
-                    )
-                    .at(format!("{tp}.type")),
-                );
-            }
-            if side == "beforeStageTasks" && task.kind == "TimedWait" {
-                diags.push(
-                    Diagnostic::error(
-                        "before-stage-timed-wait",
-                        rejected(
-                            kind,
-                            &run.name,
-                            &format!("spec.stages[{s}].{side}"),
-                            "Invalid value: \"array\": BeforeStageTaskType cannot be TimedWait",
-                        ),
-                    )
-                    .at(format!("{tp}.type")),
-                );
-            }
-            if let Some(w) = &task.wait_time {
-                if !is_kubefleet_wait_time(w) {
-                    diags.push(
-                        Diagnostic::error(
-                            "wait-time-pattern",
-                            rejected(
-                                kind,
-                                &run.name,
-                                &format!("{tf}.waitTime"),
-                                &format!("Invalid value: {w:?}: {tf}.waitTime in body should match '{WAIT_TIME_PATTERN}'"),
-                            ),
-                        )
-                        .at(format!("{tp}.waitTime")),
-                    );
-                }
-            }
-        }
     }
 }
 
@@ -661,27 +436,18 @@ fn check_tasks(
         )));
     }
     let mut after_wait = None;
-    for (t, task) in after.iter().enumerate() {
-        match task.kind.as_str() {
-            "TimedWait" => match &task.wait_time {
-                None => diags.push(after_err(format!("task {t} of type TimedWait has wait duration set to nil"))),
-                Some(w) if is_kubefleet_wait_time(w) => match Duration::parse_go(w) {
-                    Some(d) if d.0 > 0 => after_wait = after_wait.or(Some(d)),
-                    _ => diags.push(after_err(format!("task {t} of type TimedWait has wait duration <= 0"))),
-                },
-                Some(_) => {} // reported by the schema check
+    for (t, task) in after.iter().enumerate().filter(|(_, t)| t.kind == "TimedWait") {
+        match &task.wait_time {
+            None => diags.push(after_err(format!(
+                "task {t} of type TimedWait has wait duration set to nil"
+            ))),
+            Some(w) if is_kubefleet_wait_time(w) => match Duration::parse_go(w) {
+                Some(d) if d.0 > 0 => after_wait = after_wait.or(Some(d)),
+                _ => diags.push(after_err(format!(
+                    "task {t} of type TimedWait has wait duration <= 0"
+                ))),
             },
-            "Approval" if task.wait_time.is_some() => diags.push(
-                Diagnostic::warning(
-                    "approval-wait-time-ignored",
-                    format!(
-                        "afterStageTasks[{t}] of stage `{}` is an Approval with a waitTime: the controller silently drops it; the approval waits for a person, not for a time",
-                        stage.name
-                    ),
-                )
-                .at(format!("{path}.afterStageTasks[{t}].waitTime")),
-            ),
-            _ => {}
+            Some(_) => {} // refused by the API server's schema
         }
     }
     let after_approval = after.iter().any(|t: &StageTask| t.kind == "Approval");

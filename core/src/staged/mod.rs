@@ -2,6 +2,7 @@
 //! scenario to a plan, through initialization ([`init`]), timing assumptions ([`timing`]) and the
 //! event-driven run ([`simulate`]).
 
+pub mod admission;
 pub mod init;
 pub mod simulate;
 
@@ -17,10 +18,21 @@ use crate::timing;
 pub fn plan(scenario: &Scenario, run: &StagedRun) -> Plan {
     let start = scenario.start.unwrap_or(DEFAULT_START);
     let (fleet, mut diagnostics) = scenario.fleet();
+    // The hub first: member clusters, the strategy, the run and the placement through the API server
+    // (and the placement's webhook). Only objects that exist reach the controller.
     let before = diagnostics.len();
     crate::labels::check_member_clusters(scenario, &mut diagnostics);
     let members_ok = !diagnostics[before..].iter().any(Diagnostic::is_error);
-    let init = init::initialize(run, &fleet, &mut diagnostics);
+    let admitted = admission::admit(run, &mut diagnostics);
+    let mut init_diags = Vec::new();
+    let init = init::initialize(run, &fleet, &mut init_diags);
+    if admitted.all() {
+        diagnostics.append(&mut init_diags);
+    } else {
+        // The controller never sees a refused object, so none of its texts; fleetplan's own
+        // explanations of the configuration still help.
+        diagnostics.extend(init_diags.into_iter().filter(|d| !d.is_error()));
+    }
     let timing = timing::Timing::new(&scenario.assumptions, &fleet, &mut diagnostics);
     let result = simulate::simulate(
         &init,
@@ -40,7 +52,7 @@ pub fn plan(scenario: &Scenario, run: &StagedRun) -> Plan {
     let mut stages = result.stages;
     // The delete stage exists in every run, but is only worth showing when it deletes something.
     stages.retain(|s| !(s.delete_stage && s.clusters.is_empty()));
-    let outcome = if init.valid && members_ok {
+    let outcome = if init.valid && members_ok && admitted.all() {
         result.outcome
     } else {
         Outcome::Invalid
@@ -57,7 +69,11 @@ pub fn plan(scenario: &Scenario, run: &StagedRun) -> Plan {
     if outcome == Outcome::Invalid {
         diagnostics.push(Diagnostic::info(
             "timeline-despite-errors",
-            "the controller would refuse to initialize this run; the timeline shows the stages as far as they could be computed",
+            if admitted.all() && members_ok {
+                "the controller would refuse to initialize this run; the timeline shows the stages as far as they could be computed"
+            } else {
+                "the API server would refuse these objects, so the run would never start; the timeline shows the stages as far as they could be computed"
+            },
         ));
     }
     let summary = summarize(&stages, &diagnostics, start, result.end, init.selected);

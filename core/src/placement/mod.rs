@@ -1,6 +1,8 @@
 //! Which clusters the placement schedules (the run's "selected" clusters), per placement type, and
 //! the API's checks of the policy. Shared by staged runs and rolling updates.
 
+pub mod admission;
+
 use std::collections::HashMap;
 
 use crate::diag::Diagnostic;
@@ -79,31 +81,6 @@ pub fn schedule_at(
             candidates
         }
         _ => (0..fleet.len()).filter(|&i| affine(&fleet[i])).collect(),
-    }
-}
-
-/// The API's checks of `spec.policy`: a known placement type, and a count for PickN.
-pub fn check_policy(placement: &Placement, at: &str, diags: &mut Vec<Diagnostic>) {
-    match placement.placement_type.as_str() {
-        "PickAll" | "PickFixed" => {}
-        "PickN" if placement.number_of_clusters.is_some_and(|n| n >= 0) => {}
-        "PickN" => diags.push(
-            Diagnostic::error(
-                "placement-pickn-count",
-                "a PickN placement needs numberOfClusters (an integer >= 0)",
-            )
-            .at(format!("{at}.numberOfClusters")),
-        ),
-        other => diags.push(
-            Diagnostic::error(
-                "placement-type-unsupported",
-                format!(
-                    "The ClusterResourcePlacement \"{}\" is invalid: spec.policy.placementType: Unsupported value: {other:?}: supported values: \"PickAll\", \"PickN\", \"PickFixed\"",
-                    placement.name
-                ),
-            )
-            .at(format!("{at}.placementType")),
-        ),
     }
 }
 
