@@ -756,6 +756,14 @@ fn read_placement(r: &mut Reader, n: &Node, prefix: &str, name: &str) -> Placeme
             }
         }
     }
+    if let Some(v) = dig(r, n, &root, &["spec", "strategy", "applyStrategy", "type"]) {
+        let sp = Path::object(
+            prefix.to_string(),
+            "spec.strategy.applyStrategy.type",
+            "strategy.placement.applyStrategy",
+        );
+        pl.apply_strategy = r.string(v, &sp);
+    }
     if let Some(v) = dig(r, n, &root, &["spec", "strategy", "type"]) {
         let sp = Path::object(
             prefix.to_string(),

@@ -581,3 +581,97 @@ fn what_passes_the_schema_is_refused_by_the_placement_webhook_with_its_text() {
         "{name: app, strategyType: External}",
     ));
 }
+
+#[wasm_bindgen_test(unsupported = test)]
+fn availability_depends_on_the_kind_as_the_work_applier_tracks_it() {
+    // workapplier/availability_tracker.go: isDataResource kinds (StorageClass, CSIDriver, CSINode,
+    // CSIStorageCapacity, ControllerRevision, IngressClass, LimitRange, ResourceQuota,
+    // PriorityClass, …) are available at once, so each cluster is ready when applied (30s);
+    // a PodDisruptionBudget is tracked by its status (fleetplan's updateDuration, 3m, after the
+    // apply); a HorizontalPodAutoscaler is not trackable: ready unavailablePeriodSeconds (60s)
+    // after the apply.
+    let one = |kinds: &str| {
+        let text = four(
+            &format!("  rollingUpdate: {{maxUnavailable: 4}}\n  resources: [{kinds}]"),
+            "",
+        );
+        let (_, plans) = fleetplan_tests::load_and_plan(&text);
+        let p = &plans[0];
+        p.end.map(|e| e.since(p.start).to_string())
+    };
+    assert_eq!(
+        one("StorageClass, CSIDriver, CSINode, CSIStorageCapacity, ControllerRevision, IngressClass, LimitRange, ResourceQuota, PriorityClass").as_deref(),
+        Some("30s")
+    );
+    assert_eq!(one("PodDisruptionBudget").as_deref(), Some("3m30s"));
+    assert_eq!(one("HorizontalPodAutoscaler").as_deref(), Some("1m30s"));
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn report_diff_bindings_are_ready_once_the_diff_is_reported() {
+    // controller.go isBindingReady: DiffReported=True is ready at once (no availability wait, no
+    // unavailablePeriodSeconds even for a Job); IsBindingDiffReported bindings are left out of
+    // canBeReady. Four clusters on the old snapshot, all diff-reported: canBeReady 0. Each round
+    // maxToRemove = (4 − 0) − (4 − 1) = 1: one in-place update per 30s apply; done at +2m.
+    check_rolling(
+        &four(
+            "  rollingUpdate: {maxUnavailable: 1}\n  resources: [Deployment, Job]",
+            "",
+        )
+        .replace(
+            "  placement: {name: app}\n",
+            "  placement: {name: app, applyStrategy: ReportDiff}\n",
+        ),
+        expect![[r#"
+            plan app [Succeeded] end +2m
+            N=4 maxUnavailable=1 (1) maxSurge=1 (25%) minAvailable=3 unavailablePeriod=1m trackable=true
+            round +0m ready=4 canBeUnavailable=0 canBeReady=0 maxToRemove=1 maxToAdd=5: update c1
+            round +0m30s ready=4 canBeUnavailable=0 canBeReady=0 maxToRemove=1 maxToAdd=5: update c2
+            round +1m ready=4 canBeUnavailable=0 canBeReady=0 maxToRemove=1 maxToAdd=5: update c3
+            round +1m30s ready=4 canBeUnavailable=0 canBeReady=0 maxToRemove=1 maxToAdd=5: update c4
+            available/placed: +0m 3/4, +2m 4/4
+              c1 [Succeeded] update +0m→+0m30s reporting the diff
+              c2 [Succeeded] update +0m30s→+1m reporting the diff
+              c3 [Succeeded] update +1m→+1m30s reporting the diff
+              c4 [Succeeded] update +1m30s→+2m reporting the diff
+            info[report-diff] strategy.placement.applyStrategy: the placement's apply strategy is ReportDiff: nothing is applied to the member clusters; a binding is ready as soon as it reports its diff (DiffReported), after applyDuration, with no availability wait and no unavailablePeriodSeconds, and a binding whose diff is reported no longer counts in canBeReady
+        "#]],
+    );
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn report_diff_lets_a_zero_budget_move_proceed_because_reported_bindings_leave_can_be_ready() {
+    // maxUnavailable 0 and maxSurge 0 deadlock a move with applied resources (see
+    // zero_surge_and_zero_unavailable_deadlock_a_placement_change): maxToAdd = N 2 + 0 − canBeReady 2
+    // = 0. Under ReportDiff the two west bindings have reported their diff, so canBeReady is 0 and
+    // maxToAdd = 2: east-1 and east-2 are added at +0; their diffs are reported at +30s (ready 4),
+    // then maxToRemove = (4 − 0) − (2 − 0) = 2 removes west-1 and west-2, gone at +1m30s.
+    check_rolling(
+        r#"
+start: 2026-11-23T09:00:00Z
+clusters:
+  - {name: east-1, labels: {loc: east}}
+  - {name: east-2, labels: {loc: east}}
+  - {name: west-1, labels: {loc: west}}
+  - {name: west-2, labels: {loc: west}}
+strategy:
+  kind: kubefleet-rolling
+  placement: {name: app, affinity: "loc=east", applyStrategy: ReportDiff}
+  rollingUpdate: {maxUnavailable: 0, maxSurge: 0}
+  change: {update: false, from: {affinity: "loc=west"}}
+assumptions: {applyDuration: 30s, deleteDuration: 1m}
+"#,
+        expect![[r#"
+            plan app [Succeeded] end +1m30s
+            N=2 maxUnavailable=0 (0) maxSurge=0 (0) minAvailable=2 unavailablePeriod=1m trackable=true
+            round +0m ready=2 canBeUnavailable=0 canBeReady=0 maxToRemove=0 maxToAdd=2: add east-1, add east-2
+            round +0m30s ready=4 canBeUnavailable=0 canBeReady=0 maxToRemove=2 maxToAdd=2: remove west-1, remove west-2
+            available/placed: +0m 2/4, +1m30s 2/2
+              east-1 [Succeeded] add +0m→+0m30s reporting the diff
+              east-2 [Succeeded] add +0m→+0m30s reporting the diff
+              west-1 [Succeeded] remove +0m30s→+1m30s removing the placed resources — no longer picked: its resources were removed
+              west-2 [Succeeded] remove +0m30s→+1m30s removing the placed resources — no longer picked: its resources were removed
+            info[report-diff] strategy.placement.applyStrategy: the placement's apply strategy is ReportDiff: nothing is applied to the member clusters; a binding is ready as soon as it reports its diff (DiffReported), after applyDuration, with no availability wait and no unavailablePeriodSeconds, and a binding whose diff is reported no longer counts in canBeReady
+        "#]],
+    );
+}

@@ -898,3 +898,29 @@ strategy:
         "#]],
     );
 }
+
+#[wasm_bindgen_test(unsupported = test)]
+fn under_report_diff_a_cluster_is_done_when_its_diff_is_reported() {
+    // execution.go checkClusterUpdateResult: Available=True or DiffReported=True ends a cluster's
+    // update. Under ReportDiff nothing is applied: each cluster takes applyDuration (20s), not
+    // updateDuration (10m), one at a time: +0 → +20s → +40s → +1m.
+    check(
+        r#"
+start: 2026-11-23T09:00:00Z
+clusters: [{name: a}, {name: b}, {name: c}]
+strategy:
+  kind: kubefleet-staged
+  placement: {name: web, applyStrategy: ReportDiff}
+  stages: [{name: all, labelSelector: {}}]
+assumptions: {updateDuration: 10m, applyDuration: 20s}
+"#,
+        expect![[r#"
+            plan - run example-run [Succeeded] start 2026-11-23T09:00:00Z end +1m
+            stage all [Succeeded] +0m → +1m mc=1
+              cluster a [Succeeded] +0m → +0m20s
+              cluster b [Succeeded] +0m20s → +0m40s
+              cluster c [Succeeded] +0m40s → +1m
+            info[report-diff] strategy.placement.applyStrategy: the placement's apply strategy is ReportDiff: nothing is applied to the member clusters; a cluster counts as updated as soon as its binding reports the diff (DiffReported), here 20s after it starts (applyDuration), not updateDuration
+        "#]],
+    );
+}

@@ -38,6 +38,7 @@ const PLACEMENT_KEYS: &[&str] = &[
     "affinity",
     "strategyType",
     "rollingUpdate",
+    "applyStrategy",
 ];
 
 impl Reader<'_> {
@@ -283,6 +284,9 @@ impl Reader<'_> {
         }
         if let Some(v) = get(m, "rollingUpdate") {
             pl.rolling_update = Some(self.rolling_update(v, &p.field("rollingUpdate")));
+        }
+        if let Some(v) = get(m, "applyStrategy") {
+            pl.apply_strategy = self.string(v, &p.field("applyStrategy"));
         }
         pl
     }

@@ -55,6 +55,17 @@ pub struct Placement {
     /// `rollingUpdate` instead.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rolling_update: Option<RollingUpdateConfig>,
+    /// `spec.strategy.applyStrategy.type` as written: `ClientSideApply` (the default),
+    /// `ServerSideApply` or `ReportDiff` (nothing is applied; each cluster reports its diff).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub apply_strategy: Option<String>,
+}
+
+impl Placement {
+    /// `ReportDiff`: a cluster is done as soon as its diff is reported.
+    pub fn reports_diff(&self) -> bool {
+        self.apply_strategy.as_deref() == Some("ReportDiff")
+    }
 }
 
 impl Default for Placement {
@@ -67,6 +78,7 @@ impl Default for Placement {
             affinity: Vec::new(),
             strategy_type: "External".into(),
             rolling_update: None,
+            apply_strategy: None,
         }
     }
 }

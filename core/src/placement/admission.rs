@@ -17,6 +17,8 @@ use crate::model::{IntOrString, Placement, RollingUpdateConfig};
 pub const INT_OR_PERCENT_PATTERN: &str = "^((100|[0-9]{1,2})%|[0-9]+)$";
 const WEBHOOK: &str = "fleet.clusterresourceplacementv1beta1.validating";
 const MAX_CLUSTER_NAMES: usize = 100;
+/// `Enum=ClientSideApply;ServerSideApply;ReportDiff` on `spec.strategy.applyStrategy.type`.
+const APPLY_STRATEGIES: &[&str] = &["ClientSideApply", "ServerSideApply", "ReportDiff"];
 /// `validation.DNS1035LabelMaxLength`, which the webhook uses for names.
 const MAX_NAME: usize = 63;
 
@@ -115,6 +117,19 @@ fn schema(crp: Crp<'_>, at: Paths<'_>) -> Vec<FieldError> {
             &p.strategy_type,
             &["RollingUpdate", "External"],
             &format!("{}.strategyType", at.placement),
+        ));
+    }
+    if let Some(t) = p
+        .apply_strategy
+        .as_deref()
+        .filter(|t| !APPLY_STRATEGIES.contains(t))
+    {
+        errs.push(FieldError::not_supported(
+            "apply-strategy-type",
+            "spec.strategy.applyStrategy.type",
+            t,
+            APPLY_STRATEGIES,
+            &format!("{}.applyStrategy", at.placement),
         ));
     }
     if let Some(ru) = crp.rolling_update {

@@ -10,7 +10,8 @@ use crate::rolling::model::PlacedResource;
 pub enum Tracking {
     /// Available once applied (Namespace, ConfigMap, Secret, RBAC objects, …).
     Immediate,
-    /// Available when the workload says so (Deployment, StatefulSet, DaemonSet, LoadBalancer Service, CRD).
+    /// Available when its status says so (Deployment, StatefulSet, DaemonSet, CRD, PodDisruptionBudget,
+    /// LoadBalancer Service).
     Workload,
     /// Available at once for a ClusterIP or NodePort Service: an IP is assigned on creation.
     AssignedIp,
@@ -18,8 +19,9 @@ pub enum Tracking {
     Untrackable,
 }
 
-/// Data objects the applier treats as available as soon as they exist.
-const DATA_KINDS: &[&str] = &[
+/// Data objects the applier treats as available as soon as they exist (`isDataResource` in
+/// `pkg/controllers/workapplier/availability_tracker.go`).
+pub const DATA_KINDS: &[&str] = &[
     "Namespace",
     "Secret",
     "ConfigMap",
@@ -29,14 +31,38 @@ const DATA_KINDS: &[&str] = &[
     "ClusterRoleBinding",
     "ServiceAccount",
     "NetworkPolicy",
+    "CSIDriver",
+    "CSINode",
+    "StorageClass",
+    "CSIStorageCapacity",
+    "ControllerRevision",
+    "IngressClass",
+    "LimitRange",
+    "ResourceQuota",
+    "PriorityClass",
+];
+
+/// Kinds whose own status says when they are available (`trackInMemberClusterObjAvailabilityByGVR`):
+/// workloads by their replicas, a CRD by Established and NamesAccepted, a PodDisruptionBudget by its
+/// conditions being up to date.
+pub const STATUS_KINDS: &[&str] = &[
+    "Deployment",
+    "StatefulSet",
+    "DaemonSet",
+    "CustomResourceDefinition",
+    "PodDisruptionBudget",
 ];
 
 pub fn tracking(r: &PlacedResource) -> Tracking {
     match r.kind.as_str() {
-        "Deployment" | "StatefulSet" | "DaemonSet" | "CustomResourceDefinition" => {
-            Tracking::Workload
-        }
-        "Service" => match r.service_type.as_deref().unwrap_or("ClusterIP") {
+        k if STATUS_KINDS.contains(&k) => Tracking::Workload,
+        // An empty type is the default, ClusterIP.
+        "Service" => match r
+            .service_type
+            .as_deref()
+            .filter(|t| !t.is_empty())
+            .unwrap_or("ClusterIP")
+        {
             "ClusterIP" | "NodePort" => Tracking::AssignedIp,
             "LoadBalancer" => Tracking::Workload,
             _ => Tracking::Untrackable,
@@ -75,8 +101,13 @@ impl Profile {
     }
 }
 
-/// An empty list is read as one Deployment (stated in the plan's assumptions).
-pub fn profile(resources: &[PlacedResource], diags: &mut Vec<Diagnostic>) -> Profile {
+/// An empty list is read as one Deployment (stated in the plan's assumptions). `applied`: false under
+/// the ReportDiff apply strategy, where nothing is applied and availability is not awaited.
+pub fn profile(
+    resources: &[PlacedResource],
+    applied: bool,
+    diags: &mut Vec<Diagnostic>,
+) -> Profile {
     let default = [PlacedResource {
         kind: "Deployment".into(),
         service_type: None,
@@ -115,7 +146,7 @@ pub fn profile(resources: &[PlacedResource], diags: &mut Vec<Diagnostic>) -> Pro
             list.push(name);
         }
     }
-    if !p.untrackable.is_empty() {
+    if applied && !p.untrackable.is_empty() {
         diags.push(
             Diagnostic::info(
                 "rolling-untrackable",
@@ -153,7 +184,12 @@ mod tests {
             (r("Service", Some("ExternalName")), Tracking::Untrackable),
             (r("ConfigMap", None), Tracking::Immediate),
             (r("Namespace", None), Tracking::Immediate),
+            (r("PodDisruptionBudget", None), Tracking::Workload),
+            (r("CustomResourceDefinition", None), Tracking::Workload),
+            (r("Service", Some("")), Tracking::AssignedIp),
             (r("Job", None), Tracking::Untrackable),
+            (r("PersistentVolumeClaim", None), Tracking::Untrackable),
+            (r("HorizontalPodAutoscaler", None), Tracking::Untrackable),
             (r("CronJob", None), Tracking::Untrackable),
             (r("Ingress", None), Tracking::Untrackable),
             (r("MyCustomThing", None), Tracking::Untrackable),
@@ -161,5 +197,10 @@ mod tests {
         for (res, want) in cases {
             assert_eq!(tracking(&res), want, "{res:?}");
         }
+        // Every data kind of isDataResource is available at once, and no other kind is.
+        for k in DATA_KINDS {
+            assert_eq!(tracking(&r(k, None)), Tracking::Immediate, "{k}");
+        }
+        assert_eq!(DATA_KINDS.len(), 18);
     }
 }

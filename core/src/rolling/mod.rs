@@ -20,15 +20,14 @@ use crate::plan::{
     AssumptionNote, ClusterPlan, ClusterStatus, Outcome, Phase, PhaseKind, Plan, StageEta,
     StagePlan, StageStatus, Summary,
 };
-use crate::time::{Duration, Time, SECOND};
+use crate::time::{Duration, Time};
 use crate::{placement, timing};
 
 pub use crate::plan::rolling::{AvailabilityPoint, RollingDetail, Stall};
 pub use rounds::{Action, Counts, Move, Round};
 use simulate::{Binding, BindingState};
 
-/// How long applying the resources to one cluster takes when the scenario does not say.
-pub const DEFAULT_APPLY: Duration = Duration(30 * SECOND.0);
+pub use crate::timing::DEFAULT_APPLY;
 
 pub fn plan(scenario: &Scenario, run: &model::RollingRun) -> Plan {
     let start = scenario.start.unwrap_or(DEFAULT_START);
@@ -62,26 +61,50 @@ pub fn plan(scenario: &Scenario, run: &model::RollingRun) -> Plan {
     let target = rounds::target(&run.placement, picked.len());
     let max_unavailable = settings.max_unavailable.scaled(target);
     let max_surge = settings.max_surge.scaled(target);
-    let profile = availability::profile(&run.resources, diags);
+    let report_diff = run.placement.reports_diff();
+    let profile = availability::profile(&run.resources, !report_diff, diags);
+    if report_diff {
+        diags.push(
+            Diagnostic::info(
+                "report-diff",
+                "the placement's apply strategy is ReportDiff: nothing is applied to the member clusters; a binding is ready as soon as it reports its diff (DiffReported), after applyDuration, with no availability wait and no unavailablePeriodSeconds, and a binding whose diff is reported no longer counts in canBeReady",
+            )
+            .at("strategy.placement.applyStrategy"),
+        );
+    }
     let timing = timing::Timing::new(&scenario.assumptions, &fleet, diags);
 
     let bindings = initial_bindings(run, &fleet, &picked, &before, diags);
     budget_diagnostics(run, &bindings, target, picked.len(), max_unavailable, diags);
+    // A failure that recovers only delays availability by `recoversAfter`; preemption is a staged
+    // run's notion and is ignored here (said by failure_diagnostics).
+    let failing = |b: &Binding| timing.failure(&b.cluster).filter(|f| !f.preempted);
     let never_available: Vec<bool> = bindings
         .iter()
-        .map(|b| timing.failure(&b.cluster).is_some())
+        .map(|b| failing(b).is_some_and(|f| f.recovers_after.is_none()))
         .collect();
-    failure_diagnostics(scenario, &bindings, &profile, diags);
+    failure_diagnostics(scenario, &bindings, &profile, report_diff, diags);
     let durations = simulate::Durations {
-        apply: scenario.assumptions.apply_duration.unwrap_or(DEFAULT_APPLY),
+        apply: timing.apply(),
         delete: timing.delete(),
         unavailable_period: settings.unavailable_period,
         profile: &profile,
         available_after: bindings
             .iter()
-            .map(|b| timing.update(&b.cluster, b.fleet_index))
+            .map(|b| {
+                let late = failing(b)
+                    .and_then(|f| f.recovers_after)
+                    .unwrap_or_default();
+                Duration(
+                    timing
+                        .update(&b.cluster, b.fleet_index)
+                        .0
+                        .saturating_add(late.0),
+                )
+            })
             .collect(),
         never_available,
+        report_diff,
     };
     let sim = simulate::simulate(
         bindings,
@@ -177,7 +200,7 @@ pub fn plan(scenario: &Scenario, run: &model::RollingRun) -> Plan {
         max_surge_setting: settings.max_surge.text(),
         min_available: target.saturating_sub(max_unavailable.max(0) as usize),
         unavailable_period: settings.unavailable_period,
-        trackable: profile.trackable(),
+        trackable: profile.trackable() || report_diff,
         available_before: sim.available_before,
         availability: sim.availability,
         rounds: sim.rounds,
@@ -300,10 +323,21 @@ fn failure_diagnostics(
     scenario: &Scenario,
     bindings: &[Binding],
     profile: &availability::Profile,
+    report_diff: bool,
     diags: &mut Vec<Diagnostic>,
 ) {
     for (i, f) in scenario.assumptions.failures.iter().enumerate() {
         let path = format!("assumptions.failures[{i}]");
+        if f.preempted {
+            diags.push(
+                Diagnostic::info(
+                    "rolling-failure-preempted",
+                    "`preempted` describes a staged run whose binding another run takes over; a rolling update has no such run, so this failure is ignored",
+                )
+                .at(format!("{path}.preempted")),
+            );
+            continue;
+        }
         if f.after.is_some() {
             diags.push(
                 Diagnostic::info(
@@ -329,7 +363,7 @@ fn failure_diagnostics(
                 )
                 .at(path),
             );
-        } else if profile.workloads.is_empty() {
+        } else if profile.workloads.is_empty() && !report_diff {
             let what = if profile.untrackable.is_empty() {
                 "the placed resources are data objects, available as soon as they exist".to_string()
             } else {
@@ -582,14 +616,31 @@ fn notes(
         if a.failures.is_empty() {
             "none: every update becomes available".into()
         } else {
-            format!(
-                "{}: the new resources never become available",
+            let names = |keep: &dyn Fn(&crate::model::FailureSpec) -> bool| {
                 a.failures
                     .iter()
+                    .filter(|f| keep(f))
                     .map(|f| f.cluster.as_str())
                     .collect::<Vec<_>>()
                     .join(", ")
-            )
+            };
+            let mut parts = Vec::new();
+            let never = names(&|f| !f.preempted && f.recovers_after.is_none());
+            if !never.is_empty() {
+                parts.push(format!("{never}: the new resources never become available"));
+            }
+            for f in a.failures.iter().filter(|f| !f.preempted) {
+                if let Some(r) = f.recovers_after {
+                    parts.push(format!("{}: available {r} late", f.cluster));
+                }
+            }
+            let preempted = names(&|f| f.preempted);
+            if !preempted.is_empty() {
+                parts.push(format!(
+                    "{preempted}: preempted, ignored for a rolling update"
+                ));
+            }
+            parts.join("; ")
         },
         a.failures.is_empty(),
     );

@@ -38,6 +38,9 @@ pub struct Binding {
     pub gone: bool,
     /// The new resources never become available on it (a failure assumption came true).
     pub never_ready: bool,
+    /// ReportDiff: its DiffReported condition is current (whatever its status). Such a binding is
+    /// left out of canBeReady (controller.go `IsBindingDiffReported`).
+    pub diff_reported: bool,
     /// What the rollout did to it, if anything.
     pub moved: Option<Action>,
     pub phases: Vec<Phase>,
@@ -55,6 +58,7 @@ impl Binding {
             deleting: false,
             gone: false,
             never_ready: false,
+            diff_reported: false,
             moved: None,
             phases: Vec::new(),
         }
@@ -80,6 +84,9 @@ pub struct Durations<'a> {
     pub available_after: Vec<Duration>,
     /// The new resources never become available on these binding indexes.
     pub never_available: Vec<bool>,
+    /// The apply strategy is ReportDiff: nothing is applied, a binding is ready once its diff is
+    /// reported (at the end of `apply`), whatever the resources' kinds.
+    pub report_diff: bool,
 }
 
 pub struct Simulation {
@@ -100,6 +107,14 @@ pub struct Simulation {
 enum Ev {
     Ready(usize),
     Gone(usize),
+    /// ReportDiff: the binding's DiffReported condition is current (True, or False when it fails).
+    DiffReported(usize),
+}
+
+/// Whether a binding counts in canBeReady: placed, not failed, and (ReportDiff) without a current
+/// diff report (controller.go `pickBindingsToRoll`).
+fn counted(b: &Binding) -> bool {
+    b.state != BindingState::Scheduled && !b.failed && !b.diff_reported
 }
 
 struct Sim<'a> {
@@ -207,19 +222,22 @@ impl Sim<'_> {
     /// The initial classification of every binding into counts and candidate lists (in name order).
     /// Candidates never return to a list once moved, so later rounds only pop from the front.
     fn classify(&mut self) {
-        for (i, b) in self.b.iter().enumerate() {
+        let report_diff = self.d.report_diff;
+        for (i, b) in self.b.iter_mut().enumerate() {
+            // Under ReportDiff the placed bindings have reported the diff of what they point at.
+            b.diff_reported = report_diff && b.state != BindingState::Scheduled && !b.failed;
             if b.state != BindingState::Scheduled {
                 self.placed += 1;
             }
             if b.ready {
                 self.counts.ready += 1;
             }
+            if counted(b) {
+                self.counts.can_be_ready += 1;
+            }
             match b.state {
                 BindingState::Scheduled => self.adds.push_back(i),
                 BindingState::Bound => {
-                    if !b.failed {
-                        self.counts.can_be_ready += 1;
-                    }
                     if !b.up_to_date {
                         if b.failed {
                             self.apply_failed.push_back(i);
@@ -228,12 +246,7 @@ impl Sim<'_> {
                         }
                     }
                 }
-                BindingState::Unscheduled => {
-                    if !b.failed {
-                        self.counts.can_be_ready += 1;
-                    }
-                    self.removes.push_back(i);
-                }
+                BindingState::Unscheduled => self.removes.push_back(i),
             }
         }
     }
@@ -346,14 +359,16 @@ impl Sim<'_> {
             b.ready = false;
             self.counts.ready -= 1;
         }
-        if b.failed {
-            b.failed = false;
-            self.counts.can_be_ready += 1;
-        }
+        let was_counted = counted(b);
+        // A new generation: failures and reported diffs of the old one no longer count.
+        b.failed = false;
+        b.diff_reported = false;
         if action == Action::Add {
             b.state = BindingState::Bound;
-            self.counts.can_be_ready += 1;
             self.placed += 1;
+        }
+        if !was_counted {
+            self.counts.can_be_ready += 1;
         }
         b.up_to_date = true;
         b.moved = Some(action);
@@ -373,20 +388,45 @@ impl Sim<'_> {
             },
             start: now,
             end: Some(applied),
-            label: if action == Action::Add {
-                "placing the resources".into()
-            } else {
-                "applying the new resources".into()
+            label: match (action, d.report_diff) {
+                (_, true) => "reporting the diff".into(),
+                (Action::Add, _) => "placing the resources".into(),
+                _ => "applying the new resources".into(),
             },
             version: None,
         });
-        self.events.push(Event {
-            at: applied,
-            reason: "AllWorkHaveBeenApplied",
-            stage: None,
-            cluster: Some(b.cluster.clone()),
-            message: Cow::Borrowed("the resources were applied"),
-        });
+        if !d.report_diff {
+            self.events.push(Event {
+                at: applied,
+                reason: "AllWorkHaveBeenApplied",
+                stage: None,
+                cluster: Some(b.cluster.clone()),
+                message: Cow::Borrowed("the resources were applied"),
+            });
+        }
+        if d.report_diff {
+            // isBindingReady: DiffReported=True is ready at once, trackable or not.
+            if d.never_available[i] {
+                b.never_ready = true;
+                b.phases.push(Phase {
+                    kind: PhaseKind::AvailabilityWait,
+                    start: applied,
+                    end: None,
+                    label: "the diff is never reported (DiffReported=False)".into(),
+                    version: None,
+                });
+            } else {
+                self.events.push(Event {
+                    at: applied,
+                    reason: "DiffReportingCompleted",
+                    stage: None,
+                    cluster: Some(b.cluster.clone()),
+                    message: Cow::Borrowed("the diff was reported (apply strategy ReportDiff)"),
+                });
+            }
+            self.queue.push(applied, Ev::DiffReported(i));
+            return;
+        }
         let mut t = applied;
         if !d.profile.workloads.is_empty() {
             let label = d.profile.workload_label();
@@ -446,13 +486,24 @@ impl Sim<'_> {
                     self.counts.ready += 1;
                 }
             }
+            Ev::DiffReported(i) => {
+                let b = &mut self.b[i];
+                if counted(b) {
+                    self.counts.can_be_ready -= 1;
+                }
+                b.diff_reported = true;
+                if !b.never_ready && !b.ready && !b.gone {
+                    b.ready = true;
+                    self.counts.ready += 1;
+                }
+            }
             Ev::Gone(i) => {
                 let b = &mut self.b[i];
                 if b.ready {
                     self.counts.ready -= 1;
                     self.counts.can_be_unavailable -= 1;
                 }
-                if !b.failed {
+                if counted(b) {
                     self.counts.can_be_ready -= 1;
                 }
                 b.ready = false;

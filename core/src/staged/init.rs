@@ -49,6 +49,8 @@ pub struct Init {
     pub namespace: Option<String>,
     /// Selected clusters no stage takes (`cluster-in-no-stage`), sorted as the controller lists them.
     pub unstaged: Vec<String>,
+    /// The placement's apply strategy is ReportDiff: a cluster is done once its diff is reported.
+    pub report_diff: bool,
 }
 
 /// The strategy's identity as errors print it: `types.NamespacedName` renders as `namespace/name`,
@@ -283,6 +285,7 @@ pub fn initialize(run: &StagedRun, fleet: &[FleetCluster], diags: &mut Vec<Diagn
         placement: run.placement.name.clone(),
         namespace: run.namespace.clone(),
         unstaged,
+        report_diff: run.placement.reports_diff(),
     }
 }
 
@@ -436,7 +439,11 @@ fn check_tasks(
         )));
     }
     let mut after_wait = None;
-    for (t, task) in after.iter().enumerate().filter(|(_, t)| t.kind == "TimedWait") {
+    for (t, task) in after
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.kind == "TimedWait")
+    {
         match &task.wait_time {
             None => diags.push(after_err(format!(
                 "task {t} of type TimedWait has wait duration set to nil"

@@ -48,6 +48,26 @@ pub fn plan(scenario: &Scenario, run: &StagedRun) -> Plan {
         defaulted: scenario.start.is_none(),
     }];
     timing.notes(&mut assumptions);
+    if run.placement.reports_diff() {
+        assumptions.push(AssumptionNote {
+            field: "applyDuration".into(),
+            value: format!(
+                "{} per cluster to report its diff (apply strategy ReportDiff)",
+                timing.apply()
+            ),
+            defaulted: scenario.assumptions.apply_duration.is_none(),
+        });
+        diagnostics.push(
+            Diagnostic::info(
+                "report-diff",
+                format!(
+                    "the placement's apply strategy is ReportDiff: nothing is applied to the member clusters; a cluster counts as updated as soon as its binding reports the diff (DiffReported), here {} after it starts (applyDuration), not updateDuration",
+                    timing.apply()
+                ),
+            )
+            .at("strategy.placement.applyStrategy"),
+        );
+    }
 
     let mut stages = result.stages;
     // The delete stage exists in every run, but is only worth showing when it deletes something.

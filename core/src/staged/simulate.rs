@@ -445,8 +445,11 @@ impl Sim<'_> {
             self.next += 1;
             self.in_flight += 1;
             let m = &stage.members[c];
+            // checkClusterUpdateResult: Available, or DiffReported under ReportDiff, ends the update.
             let d = if stage.delete_stage {
                 self.timing.delete()
+            } else if self.init.report_diff {
+                self.timing.apply()
             } else {
                 self.timing.update(&m.name, m.fleet_index)
             };

@@ -8,11 +8,13 @@ use crate::diag::Diagnostic;
 use crate::model::{Assumptions, FailureSpec, FleetCluster, TaskSide};
 use crate::plan::AssumptionNote;
 use crate::selector;
-use crate::time::{Duration, Time, HOUR, MINUTE};
+use crate::time::{Duration, Time, HOUR, MINUTE, SECOND};
 
 pub const DEFAULT_UPDATE: Duration = Duration(3 * MINUTE.0);
 pub const DEFAULT_DELETE: Duration = Duration(MINUTE.0);
 pub const DEFAULT_APPROVAL_DELAY: Duration = HOUR;
+/// How long applying the resources to one cluster (or reporting its diff) takes by default.
+pub const DEFAULT_APPLY: Duration = Duration(30 * SECOND.0);
 
 pub struct Timing<'a> {
     assumptions: &'a Assumptions,
@@ -98,6 +100,11 @@ impl<'a> Timing<'a> {
             }
             _ => base,
         }
+    }
+
+    /// Applying the resources to a cluster, or, under the ReportDiff apply strategy, reporting its diff.
+    pub fn apply(&self) -> Duration {
+        self.assumptions.apply_duration.unwrap_or(DEFAULT_APPLY)
     }
 
     pub fn delete(&self) -> Duration {
