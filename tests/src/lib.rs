@@ -26,6 +26,7 @@
 pub mod golden;
 pub mod render;
 pub mod rolling;
+pub mod rolling_oracle;
 
 use fleetplan::{Loaded, Plan, Source};
 

@@ -367,8 +367,32 @@ fn pick_fixed_counts_missing_clusters_in_n() {
 }
 
 #[wasm_bindgen_test(unsupported = test)]
-fn pick_n_targets_number_of_clusters() {
-    // PickN 2 of the four: c1, c2 (fleetplan's name order, stated). maxUnavailable 25% of 2 = 1.
+fn pick_n_targets_number_of_clusters_not_the_picked_count() {
+    // calculateRealTarget: PickN's N is numberOfClusters, whatever the scheduler could pick.
+    // numberOfClusters 5 of four clusters: the scheduler picks all four, N = 5, maxUnavailable 1:
+    // maxToRemove = (4 − 0) − (5 − 1) = 0, so no in-place update ever starts (stalled). Were N the
+    // picked count (4), maxToRemove would be 1 and the rollout would finish.
+    check_rolling(
+        &four("  rollingUpdate: {maxUnavailable: 1}", "").replace(
+            "  placement: {name: app}\n",
+            "  placement: {name: app, type: PickN, numberOfClusters: 5}\n",
+        ),
+        expect![[r#"
+            plan app [Stalled] end never
+            N=5 maxUnavailable=1 (1) maxSurge=2 (25%) minAvailable=4 unavailablePeriod=1m trackable=true
+            available/placed: +0m 4/4
+            stall +0m waiting [c1, c2, c3, c4]: maxToRemove = (ready 4 − canBeUnavailable 0) − (N 5 − maxUnavailable 1) = 0, so c1, c2, c3, c4 keep the old resources and stay available
+              c1 [NotStarted] — keeps the old resources and stays available; its in-place update never gets a turn: maxToRemove = (ready 4 − canBeUnavailable 0) − (N 5 − maxUnavailable 1) = 0
+              c2 [NotStarted] — keeps the old resources and stays available; its in-place update never gets a turn: maxToRemove = (ready 4 − canBeUnavailable 0) − (N 5 − maxUnavailable 1) = 0
+              c3 [NotStarted] — keeps the old resources and stays available; its in-place update never gets a turn: maxToRemove = (ready 4 − canBeUnavailable 0) − (N 5 − maxUnavailable 1) = 0
+              c4 [NotStarted] — keeps the old resources and stays available; its in-place update never gets a turn: maxToRemove = (ready 4 − canBeUnavailable 0) − (N 5 − maxUnavailable 1) = 0
+            info[placement-pickn-order] strategy.placement: PickN: fleetplan assumes the scheduler picks the first matching clusters by name; the real scheduler ranks them by topology spread and preferred affinity
+            warning[rolling-target-unmet] strategy.placement: the placement asks for 5 cluster(s) but only 4 can be picked: the controller still counts against N = 5, so at least 4 must stay available
+            warning[rollout-stalled] strategy.rollingUpdate: the rollout stalls at 2026-11-23T09:00:00Z: maxToRemove = (ready 4 − canBeUnavailable 0) − (N 5 − maxUnavailable 1) = 0, so c1, c2, c3, c4 keep the old resources and stay available
+        "#]],
+    );
+    // numberOfClusters 2 of four: the scheduler picks c1 and c2 (fleetplan's name order, stated);
+    // c3 and c4 hold no binding, before or after. N = 2, maxUnavailable 25% of 2 rounded up = 1.
     check_rolling(
         &four("", "").replace(
             "  placement: {name: app}\n",

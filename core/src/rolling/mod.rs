@@ -103,6 +103,14 @@ pub fn plan(scenario: &Scenario, run: &model::RollingRun) -> Plan {
                 )
             })
             .collect(),
+        report_late: bindings
+            .iter()
+            .map(|b| {
+                failing(b)
+                    .and_then(|f| f.recovers_after)
+                    .unwrap_or_default()
+            })
+            .collect(),
         never_available,
         report_diff,
     };

@@ -87,6 +87,9 @@ pub struct Durations<'a> {
     /// The apply strategy is ReportDiff: nothing is applied, a binding is ready once its diff is
     /// reported (at the end of `apply`), whatever the resources' kinds.
     pub report_diff: bool,
+    /// ReportDiff: how much later than the apply each binding's diff is reported (a failed report
+    /// that recovers), per binding index.
+    pub report_late: Vec<Duration>,
 }
 
 pub struct Simulation {
@@ -416,14 +419,28 @@ impl Sim<'_> {
                     version: None,
                 });
             } else {
+                // A report that failed and recovers (DiffReported=False, then True) comes late.
+                let late = d.report_late[i];
+                let reported = applied.plus(late);
+                if late.0 > 0 {
+                    b.phases.push(Phase {
+                        kind: PhaseKind::AvailabilityWait,
+                        start: applied,
+                        end: Some(reported),
+                        label: "the diff report failed; reported once it recovers".into(),
+                        version: None,
+                    });
+                }
                 self.events.push(Event {
-                    at: applied,
+                    at: reported,
                     reason: "DiffReportingCompleted",
                     stage: None,
                     cluster: Some(b.cluster.clone()),
                     message: Cow::Borrowed("the diff was reported (apply strategy ReportDiff)"),
                 });
+                self.queue.push(reported, Ev::Ready(i));
             }
+            // Reported (True or False), the condition is current from the apply on.
             self.queue.push(applied, Ev::DiffReported(i));
             return;
         }
@@ -492,10 +509,6 @@ impl Sim<'_> {
                     self.counts.can_be_ready -= 1;
                 }
                 b.diff_reported = true;
-                if !b.never_ready && !b.ready && !b.gone {
-                    b.ready = true;
-                    self.counts.ready += 1;
-                }
             }
             Ev::Gone(i) => {
                 let b = &mut self.b[i];
