@@ -92,6 +92,7 @@ pub fn gke_scenario(clusters: u32) -> Scenario {
         name: Some(format!("gke-bench-{clusters}")),
         description: None,
         start: Some(start),
+        start_now: false,
         clusters: list,
         generate: Vec::new(),
         strategy: Strategy::GkeRolloutSequence(RolloutSequence {

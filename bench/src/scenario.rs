@@ -54,6 +54,7 @@ pub fn fleet_scenario(clusters: u32, stages: u32) -> Scenario {
         name: Some(format!("bench-{clusters}x{stages}")),
         description: None,
         start: Time::parse("2026-11-23T09:00:00Z").ok(),
+        start_now: false,
         clusters: Vec::new(),
         generate: vec![generator],
         strategy: Strategy::KubefleetStaged(run),

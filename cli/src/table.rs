@@ -402,6 +402,7 @@ mod tests {
             }],
             gke: None,
             rolling: None,
+            projection: None,
         }
     }
 

@@ -50,6 +50,43 @@ pub fn add_business_time(from: Time, work: Duration, hours: &BusinessHours) -> O
     None
 }
 
+/// The open time between `from` and `to`: the inverse of [`add_business_time`], so an approval
+/// observed to take a night and a morning counts as the morning. Zero when `to` is not after `from`.
+pub fn business_time_between(from: Time, to: Time, hours: &BusinessHours) -> Duration {
+    if !ever_open(hours) || to <= from {
+        return Duration::ZERO;
+    }
+    let offset = i64::from(hours.utc_offset_minutes) * MINUTE.0;
+    let (start, end) = (from.0 + offset, to.0 + offset);
+    let first = start.div_euclid(DAY.0);
+    let last = (end - 1).div_euclid(DAY.0);
+    // Whole weeks contribute the same open time each; only the remainder is walked day by day.
+    let week_open: i64 = (1..=7u8).filter(|d| hours.days.contains(d)).count() as i64
+        * i64::from(hours.end.saturating_sub(hours.start))
+        * MINUTE.0;
+    let mut total = 0;
+    let mut day = first;
+    let mut cursor = start;
+    while day <= last {
+        let midnight = day * DAY.0;
+        if hours.days.contains(&iso_weekday(day)) {
+            let open = (midnight + i64::from(hours.start) * MINUTE.0).max(cursor);
+            let close = (midnight + i64::from(hours.end) * MINUTE.0).min(end);
+            total += (close - open).max(0);
+        }
+        day += 1;
+        cursor = day * DAY.0;
+        // Past the first (partial) day, whole weeks before the last day each add the same.
+        let weeks = (last - day) / 7;
+        if weeks > 0 {
+            total += weeks * week_open;
+            day += weeks * 7;
+            cursor = day * DAY.0;
+        }
+    }
+    Duration(total)
+}
+
 /// True when `[start, end)` (UTC) touches a Saturday or Sunday in the given local offset.
 pub fn spans_weekend(start: Time, end: Time, utc_offset_minutes: i32) -> bool {
     let offset = i64::from(utc_offset_minutes) * MINUTE.0;
@@ -67,6 +104,26 @@ pub fn spans_weekend(start: Time, end: Time, utc_offset_minutes: i32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn open_time_between_is_the_inverse_of_adding_it() {
+        let h = office(60);
+        // Monday 2026-11-23 10:00 UTC = 11:00 local.
+        let mon = Time::parse("2026-11-23T10:00:00Z").unwrap();
+        for hours in [0, 1, 5, 6, 7, 8, 9, 17, 40, 41, 200] {
+            let work = Duration(hours * 3_600_000 + 17 * MINUTE.0);
+            let end = add_business_time(mon, work, &h).unwrap();
+            assert_eq!(business_time_between(mon, end, &h), work, "{hours}h17m");
+        }
+        // Friday 16:00 local to Monday 10:00 local: one hour on Friday, one on Monday.
+        let fri = Time::parse("2026-11-27T15:00:00Z").unwrap();
+        let mon2 = Time::parse("2026-11-30T09:00:00Z").unwrap();
+        assert_eq!(
+            business_time_between(fri, mon2, &h),
+            Duration(2 * 3_600_000)
+        );
+        assert_eq!(business_time_between(mon2, fri, &h), Duration::ZERO);
+    }
 
     fn office(offset: i32) -> BusinessHours {
         BusinessHours {

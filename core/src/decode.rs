@@ -100,6 +100,7 @@ pub fn decode_document(doc: &Node, file: &str) -> Document {
         name: None,
         description: None,
         start: None,
+        start_now: false,
         clusters: Vec::new(),
         generate: Vec::new(),
         strategy: Strategy::KubefleetStaged(StagedRun {
@@ -119,7 +120,13 @@ pub fn decode_document(doc: &Node, file: &str) -> Document {
             scenario.description = r.string(v, &root.field("description"));
         }
         if let Some(v) = get(m, "start") {
-            scenario.start = r.time(v, &root.field("start"));
+            // `now`: the instant the front end passes in (the core reads no clock).
+            if v.scalar().is_some_and(|s| s.text == "now") {
+                r.note(&root.field("start"), v);
+                scenario.start_now = true;
+            } else {
+                scenario.start = r.time(v, &root.field("start"));
+            }
         }
         if let Some(v) = get(m, "clusters") {
             scenario.clusters = r.clusters(v, &root.field("clusters"));

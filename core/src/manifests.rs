@@ -500,6 +500,7 @@ impl ObjectSet {
                 name: None,
                 description: None,
                 start: None,
+                start_now: false,
                 clusters: clusters.iter().map(|c| c.value.clone()).collect(),
                 generate: Vec::new(),
                 strategy: Strategy::KubefleetRolling(RollingRun {
@@ -684,6 +685,7 @@ impl ObjectSet {
             name: None,
             description: None,
             start: None,
+            start_now: false,
             clusters: clusters.iter().map(|c| c.value.clone()).collect(),
             generate: Vec::new(),
             strategy: Strategy::KubefleetStaged(StagedRun {

@@ -3,7 +3,7 @@
 use super::read::{get, Path, Reader};
 use crate::model::{
     ApprovalModel, ApprovalOverride, Assumptions, BusinessHours, DurationOverride, FailureSpec,
-    Jitter, StopSpec, TaskSide,
+    Jitter, StopSpec, TaskSide, Uncertainty,
 };
 use crate::source::{Node, Resolved, Value};
 
@@ -16,6 +16,7 @@ const ASSUMPTION_KEYS: &[&str] = &[
     "approvals",
     "failures",
     "stops",
+    "uncertainty",
 ];
 const UPDATE_DURATION_KEYS: &[&str] = &["default", "overrides", "jitter"];
 const OVERRIDE_KEYS: &[&str] = &["cluster", "selector", "duration"];
@@ -25,6 +26,17 @@ const HOURS_KEYS: &[&str] = &["utcOffset", "start", "end", "days"];
 const APPROVAL_OVERRIDE_KEYS: &[&str] = &["stage", "task", "delay", "never"];
 const FAILURE_KEYS: &[&str] = &["cluster", "after", "recoversAfter", "preempted"];
 const STOP_KEYS: &[&str] = &["at", "resume"];
+const UNCERTAINTY_KEYS: &[&str] = &[
+    "seed",
+    "samples",
+    "updateSpread",
+    "approvalSpread",
+    "failureRate",
+    "recovery",
+];
+/// More samples than this buy no precision worth their time (the range moves by less than the
+/// controller's own polling interval) and would let one input take seconds.
+pub const MAX_SAMPLES: u32 = 10_000;
 
 impl Reader<'_> {
     pub(crate) fn assumptions(&mut self, n: &Node, p: &Path) -> Assumptions {
@@ -58,7 +70,61 @@ impl Reader<'_> {
         if let Some(v) = get(m, "stops") {
             a.stops = self.stops(v, &p.field("stops"));
         }
+        if let Some(v) = get(m, "uncertainty") {
+            a.uncertainty = self.uncertainty(v, &p.field("uncertainty"));
+        }
         a
+    }
+
+    /// `uncertainty: {seed, samples, updateSpread, approvalSpread, failureRate, recovery}`.
+    fn uncertainty(&mut self, n: &Node, p: &Path) -> Option<Uncertainty> {
+        let m = self.map(n, p, UNCERTAINTY_KEYS)?;
+        let mut u = Uncertainty::default();
+        if let Some(v) = get(m, "seed") {
+            let sp = p.field("seed");
+            if let Some(seed) = self.int(v, &sp) {
+                match u64::try_from(seed) {
+                    Ok(s) => u.seed = Some(s),
+                    Err(_) => self.error(
+                        "invalid-value",
+                        format!("`seed` must not be negative, found {seed}"),
+                        &sp,
+                        v,
+                    ),
+                }
+            }
+        }
+        if let Some(v) = get(m, "samples") {
+            let sp = p.field("samples");
+            if let Some(n) = self.count(v, &sp) {
+                if (1..=MAX_SAMPLES).contains(&n) {
+                    u.samples = Some(n);
+                } else {
+                    let msg = format!("`samples` must be between 1 and {MAX_SAMPLES}, found {n}");
+                    self.error("invalid-value", msg, &sp, v);
+                }
+            }
+        }
+        for (key, slot, max) in [
+            ("updateSpread", &mut u.update_spread, 1.0),
+            ("approvalSpread", &mut u.approval_spread, 1.0),
+            ("failureRate", &mut u.failure_rate, 1.0),
+        ] {
+            let Some(v) = get(m, key) else { continue };
+            let kp = p.field(key);
+            if let Some(x) = self.float(v, &kp) {
+                if (0.0..=max).contains(&x) {
+                    *slot = Some(x);
+                } else {
+                    let msg = format!("`{key}` must be between 0 and 1 (a fraction), found {x}");
+                    self.error("invalid-value", msg, &kp, v);
+                }
+            }
+        }
+        if let Some(v) = get(m, "recovery") {
+            u.recovery = self.duration(v, &p.field("recovery"));
+        }
+        Some(u)
     }
 
     /// `updateDuration: 3m` or `{default, overrides, jitter}`.

@@ -224,6 +224,7 @@ fn empty_scenario(strategy: Strategy) -> Scenario {
         name: None,
         description: None,
         start: None,
+        start_now: false,
         clusters: Vec::new(),
         generate: Vec::new(),
         strategy,

@@ -120,6 +120,7 @@ fn assemble(
         assumptions,
         gke: Some(detail),
         rolling: None,
+        projection: None,
     }
 }
 

@@ -73,6 +73,7 @@ fn bank() -> Scenario {
         name: Some("bank".into()),
         description: None,
         start: Some(t("2026-01-05T09:00:00Z")),
+        start_now: false,
         clusters,
         generate: Vec::new(),
         strategy: Strategy::GkeRolloutSequence(RolloutSequence {

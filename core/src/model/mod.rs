@@ -29,6 +29,14 @@ pub struct Scenario {
     /// When the run is started. `None`: [`DEFAULT_START`], stated in the plan's assumptions.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub start: Option<Time>,
+    /// `start: now`: the run starts at the instant the front end passes in ([`Scenario::start_at`]).
+    /// Written back as `start: now`; `start` is then `None`.
+    #[serde(
+        rename = "start",
+        skip_serializing_if = "std::ops::Not::not",
+        serialize_with = "ser_now"
+    )]
+    pub start_now: bool,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub clusters: Vec<Cluster>,
     /// Large fleets described by rule instead of listed; expanded by [`Scenario::fleet`].
@@ -39,6 +47,19 @@ pub struct Scenario {
     /// Where each field path was written, for line/column in diagnostics. Not part of the format.
     #[serde(skip)]
     pub origin: SourceMap,
+}
+
+fn ser_now<S: serde::Serializer>(_: &bool, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str("now")
+}
+
+impl Scenario {
+    /// Resolves `start: now` to the instant a front end read from its clock (the core has none).
+    pub fn start_at(&mut self, now: Time) {
+        if self.start_now {
+            self.start = Some(now);
+        }
+    }
 }
 
 /// Start used when a scenario gives none: Monday 2026-01-05 09:00 UTC. A constant, never the wall clock,
@@ -305,6 +326,33 @@ pub struct Assumptions {
     /// Periods during which the run is set to `Stop` and then back to `Run`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub stops: Vec<StopSpec>,
+    /// What the Monte Carlo range draws from; `None`: fleetplan's defaults, stated in the plan.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub uncertainty: Option<Uncertainty>,
+}
+
+/// `assumptions.uncertainty`: how unsure the durations are, for the P10/P50/P90 range of ends.
+/// Unset fields take the defaults of `timing::montecarlo`, stated in the plan's notes.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Uncertainty {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub samples: Option<u32>,
+    /// An update takes its expected duration × a factor in `[1 - s, 1 + s]` (triangular around 1),
+    /// unless durations were observed (then they are drawn from those).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub update_spread: Option<f64>,
+    /// The same for the time people take to approve.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub approval_spread: Option<f64>,
+    /// Probability that an update fails and is retried until it recovers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub failure_rate: Option<f64>,
+    /// How long such a failure lasts before the update recovers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub recovery: Option<Duration>,
 }
 
 /// Overrides the update duration for one cluster (`cluster`) or every cluster a selector matches.

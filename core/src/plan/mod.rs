@@ -1,6 +1,7 @@
 //! The projected plan: the one output contract shared by the CLI, the web app and the tests.
 
 pub mod gke;
+pub mod projection;
 pub mod rolling;
 
 use std::borrow::Cow;
@@ -39,6 +40,10 @@ pub struct Plan {
     /// What only a rolling update has: rounds, the available-cluster line and its budget, stalls.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rolling: Option<rolling::RollingDetail>,
+    /// What a plan projected from a running rollout's status adds (`fleetplan status`): facts and
+    /// projections per bar, where the run stands, calibration, the range of ends.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub projection: Option<projection::Projection>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

@@ -229,6 +229,7 @@ pub fn plan(scenario: &Scenario, run: &model::RollingRun) -> Plan {
         assumptions,
         gke: None,
         rolling: Some(detail),
+        projection: None,
     }
 }
 

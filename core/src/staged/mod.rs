@@ -112,6 +112,7 @@ pub fn plan(scenario: &Scenario, run: &StagedRun) -> Plan {
         assumptions,
         gke: None,
         rolling: None,
+        projection: None,
     }
 }
 

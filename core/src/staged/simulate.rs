@@ -19,6 +19,9 @@ use crate::time::{Duration, Time, MINUTE};
 use super::init::{Init, InitStage};
 use crate::timing::Timing;
 
+mod resume;
+pub use resume::{simulate_from, ClusterFact, Resume, ResumeStep, TaskFact};
+
 /// The controller marks the run stuck when one cluster has been updating longer than this.
 pub const STUCK_THRESHOLD: Duration = Duration(5 * MINUTE.0);
 
@@ -94,44 +97,7 @@ pub fn simulate(
     start: Time,
     stops: &[StopSpec],
 ) -> SimResult {
-    let stages = init
-        .stages
-        .iter()
-        .enumerate()
-        .map(|(i, s)| empty_stage(i, s))
-        .collect();
-    let mut sim = Sim {
-        init,
-        timing,
-        run,
-        queue: EventQueue::with_capacity(64),
-        stages,
-        events: Vec::with_capacity(
-            init.stages
-                .iter()
-                .map(|s| s.members.len() * 2 + 4)
-                .sum::<usize>()
-                + 4,
-        ),
-        cur: 0,
-        step: Step::Before,
-        next: 0,
-        in_flight: 0,
-        done: 0,
-        before_approved: false,
-        wait_done: false,
-        approval_done: false,
-        wait_gen: 0,
-        stopped: None,
-        stop_pending: false,
-        pending_enter: None,
-        outcome: None,
-        end: None,
-        wait_restarts: Vec::new(),
-        stuck_since: None,
-        stuck_message: None,
-        run_progress: None,
-    };
+    let mut sim = Sim::new(init, timing, run);
     sim.emit(
         start,
         "UpdateRunInitializedSuccessfully",
@@ -147,13 +113,60 @@ pub fn simulate(
     }
     sim.emit(start, "UpdateRunProgressing", None, None, PROGRESSING);
     sim.queue.push(start, Ev::Enter(0));
-    while let Some((now, ev)) = sim.queue.pop() {
-        if sim.outcome.is_some() {
-            break;
+    sim.run()
+}
+
+impl<'a> Sim<'a> {
+    fn new(init: &'a Init, timing: &'a Timing<'a>, run: &'a str) -> Sim<'a> {
+        let stages = init
+            .stages
+            .iter()
+            .enumerate()
+            .map(|(i, s)| empty_stage(i, s))
+            .collect();
+        Sim {
+            init,
+            timing,
+            run,
+            queue: EventQueue::with_capacity(64),
+            stages,
+            events: Vec::with_capacity(
+                init.stages
+                    .iter()
+                    .map(|s| s.members.len() * 2 + 4)
+                    .sum::<usize>()
+                    + 4,
+            ),
+            cur: 0,
+            step: Step::Before,
+            next: 0,
+            in_flight: 0,
+            done: 0,
+            before_approved: false,
+            wait_done: false,
+            approval_done: false,
+            wait_gen: 0,
+            stopped: None,
+            stop_pending: false,
+            pending_enter: None,
+            outcome: None,
+            end: None,
+            wait_restarts: Vec::new(),
+            stuck_since: None,
+            stuck_message: None,
+            run_progress: None,
         }
-        sim.handle(now, ev);
     }
-    sim.finish()
+
+    fn run(mut self) -> SimResult {
+        while let Some((now, ev)) = self.queue.pop() {
+            if self.outcome.is_some() {
+                break;
+            }
+            self.handle(now, ev);
+        }
+        self.finish()
+    }
 }
 
 fn empty_stage(index: usize, s: &InitStage) -> StagePlan {
@@ -443,6 +456,10 @@ impl Sim<'_> {
         {
             let c = self.next;
             self.next += 1;
+            // Started before a resumed simulation began (a fact from the run's status).
+            if self.stages[s].clusters[c].start.is_some() {
+                continue;
+            }
             self.in_flight += 1;
             let m = &stage.members[c];
             // checkClusterUpdateResult: Available, or DiffReported under ReportDiff, ends the update.

@@ -70,6 +70,7 @@ pub fn seed() -> Scenario {
         name: Some("seed".into()),
         description: None,
         start: Some(Time::parse("2026-11-23T09:00:00Z").unwrap()),
+        start_now: false,
         clusters,
         generate: vec![],
         strategy: Strategy::KubefleetStaged(StagedRun {

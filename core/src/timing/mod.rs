@@ -1,5 +1,9 @@
 //! How long things take in the simulation: cluster updates (defaults, overrides, seeded jitter),
-//! deletions, and when a person approves a request.
+//! deletions, and when a person approves a request; calibrated from observed durations
+//! ([`calibrate`]) and redrawn per sample by the Monte Carlo ([`montecarlo`]), for every planner.
+
+pub mod calibrate;
+pub mod montecarlo;
 
 use std::collections::HashMap;
 
@@ -22,6 +26,8 @@ pub struct Timing<'a> {
     default_update: Duration,
     by_name: HashMap<&'a str, Duration>,
     failures: HashMap<&'a str, &'a FailureSpec>,
+    calibration: Option<&'a calibrate::Calibration>,
+    draw: Option<montecarlo::Draw<'a>>,
 }
 
 impl<'a> Timing<'a> {
@@ -73,7 +79,34 @@ impl<'a> Timing<'a> {
             default_update: assumptions.update_duration.unwrap_or(DEFAULT_UPDATE),
             by_name,
             failures,
+            calibration: None,
+            draw: None,
         }
+    }
+
+    /// Durations observed in the run replace the assumed ones for the clusters still to update.
+    pub fn calibrated(mut self, calibration: &'a calibrate::Calibration) -> Self {
+        self.calibration = Some(calibration);
+        self
+    }
+
+    /// Every duration and delay is redrawn from one Monte Carlo sample.
+    pub fn drawing(mut self, draw: montecarlo::Draw<'a>) -> Self {
+        self.draw = Some(draw);
+        self
+    }
+
+    /// The update duration assumed when nothing else applies (stated or fleetplan's default).
+    pub fn default_update(&self) -> Duration {
+        self.default_update
+    }
+
+    /// The approval delay assumed for requests without an override.
+    pub fn default_approval(&self) -> Duration {
+        self.assumptions
+            .approvals
+            .delay
+            .unwrap_or(DEFAULT_APPROVAL_DELAY)
     }
 
     /// The update duration of a cluster: its own override, else the first matching selector override,
@@ -82,7 +115,14 @@ impl<'a> Timing<'a> {
         let labels = fleet_index
             .and_then(|i| self.fleet.get(i))
             .map(|fc| &fc.cluster.labels);
-        let base = self.by_name.get(name).copied().unwrap_or_else(|| {
+        // A cluster's own duration is knowledge no observation of others replaces; a stage's
+        // observed median replaces the default and selector assumptions.
+        let own = self.by_name.get(name).copied();
+        let calibrated = own
+            .is_none()
+            .then(|| self.calibration.and_then(|c| c.update(name)))
+            .flatten();
+        let base = own.or(calibrated).unwrap_or_else(|| {
             labels
                 .and_then(|l| {
                     self.assumptions
@@ -92,13 +132,17 @@ impl<'a> Timing<'a> {
                 })
                 .map_or(self.default_update, |o| o.duration)
         });
-        match &self.assumptions.jitter {
+        let expected = match &self.assumptions.jitter {
             Some(j) if j.spread > 0.0 => {
                 let u = unit_hash(j.seed, name);
                 let factor = 1.0 + j.spread * (2.0 * u - 1.0);
                 Duration(((base.0 as f64) * factor).round().max(1.0) as i64)
             }
             _ => base,
+        };
+        match &self.draw {
+            Some(d) => d.update(name, expected, own.is_some()),
+            None => expected,
         }
     }
 
@@ -126,10 +170,18 @@ impl<'a> Timing<'a> {
         if o.is_some_and(|o| o.never) {
             return None;
         }
-        let delay = o
-            .and_then(|o| o.delay)
+        let stated = o.and_then(|o| o.delay);
+        let mut delay = stated
+            .or_else(|| self.calibration.and_then(|c| c.approval_delay()))
             .or(approvals.delay)
             .unwrap_or(DEFAULT_APPROVAL_DELAY);
+        if let Some(d) = &self.draw {
+            let key = match side {
+                TaskSide::Before => format!("before-{stage}"),
+                TaskSide::After => format!("after-{stage}"),
+            };
+            delay = d.approval(&key, delay, stated.is_some());
+        }
         match &approvals.business_hours {
             Some(h) => calendar::add_business_time(requested, delay, h),
             None => Some(requested.plus(delay)),
