@@ -36,6 +36,44 @@ pub enum Command {
     Example(ExampleArgs),
     /// Write a GKE sequence in GKE's own format (gcloud stage config, API JSON, fleet feature specs).
     Export(ExportArgs),
+    /// Where a running rollout stands and when it will really end: reads its status (`kubectl get
+    /// clusterstagedupdaterun NAME -o yaml`, `kubectl describe`, a GKE Rollout) beside the scenario.
+    #[command(after_help = STATUS_EXIT_CODES)]
+    Status(StatusArgs),
+}
+
+/// `status` adds exit code 3 for monitoring jobs.
+pub const STATUS_EXIT_CODES: &str = "Exit codes:\n  0  no errors in the input (warnings allowed), and no deadline missed\n  1  errors in the input, or a file that cannot be read or written\n  2  usage error (unknown command, option or example)\n  3  --deadline: the run's P90 end is after the deadline, or the run never ends";
+
+#[derive(Debug, Args)]
+pub struct StatusArgs {
+    /// Status objects, `kubectl describe` output, GKE Rollouts, scenarios and assumption files, read
+    /// together as one input (`-` reads stdin).
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<String>,
+    /// The instant to project from; default: this machine's clock.
+    #[arg(long, value_name = "RFC3339", value_parser = parse_start)]
+    pub now: Option<Time>,
+    /// Earlier runs' statuses: their durations calibrate the projection, they are not reported.
+    #[arg(long, value_name = "FILE")]
+    pub history: Vec<String>,
+    /// Exit 3 when the run's P90 end is after this instant (or it never ends).
+    #[arg(long, value_name = "RFC3339", value_parser = parse_start)]
+    pub deadline: Option<Time>,
+    #[arg(long, value_enum, default_value_t = StatusFormat::Table)]
+    pub format: StatusFormat,
+    /// Skip the Monte Carlo: no range, only the projected end.
+    #[arg(long)]
+    pub no_range: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum StatusFormat {
+    /// Where the run stands, what it waits on, the ETA with P50/P90, for people.
+    Table,
+    /// The projected plan with its `projection` (facts per bar, position, calibration, range).
+    Json,
+    Yaml,
 }
 
 #[derive(Debug, Args)]

@@ -11,6 +11,8 @@ mod panic;
 mod plan_cmd;
 mod report;
 mod rolling_table;
+mod status_cmd;
+mod status_table;
 mod table;
 mod words;
 
@@ -29,6 +31,7 @@ fn main() -> ExitCode {
         Command::Check(a) => check::run(a),
         Command::Example(a) => example::run(a),
         Command::Export(a) => export_cmd::run(a),
+        Command::Status(a) => status_cmd::run(a),
     };
     status.into()
 }

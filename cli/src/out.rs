@@ -14,6 +14,8 @@ pub enum Status {
     Failed,
     /// The command line asked for something that does not exist.
     Usage,
+    /// `status --deadline`: the run's P90 end is past the deadline (or it never ends).
+    Late,
 }
 
 impl Status {
@@ -32,6 +34,7 @@ impl From<Status> for ExitCode {
             Status::Ok => ExitCode::SUCCESS,
             Status::Failed => ExitCode::from(1),
             Status::Usage => ExitCode::from(2),
+            Status::Late => ExitCode::from(3),
         }
     }
 }

@@ -47,7 +47,11 @@ pub fn run(args: &PlanArgs) -> Status {
 /// One plan as an object, several as an array, so the common single-scenario case needs no unwrapping.
 /// JSON is written straight from the Plan so fields keep their declared order; YAML goes through a
 /// `Value` because that is what the YAML writer takes.
-fn write_structured(w: &mut dyn Write, format: Format, plans: &[Plan]) -> io::Result<()> {
+pub(crate) fn write_structured(
+    w: &mut dyn Write,
+    format: Format,
+    plans: &[Plan],
+) -> io::Result<()> {
     // The text exports render one plan each; several are written one after the other.
     let per_plan: Option<fn(&Plan) -> String> = match format {
         Format::Csv => Some(fleetplan::export::csv),

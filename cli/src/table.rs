@@ -301,7 +301,7 @@ fn write_summary(w: &mut dyn Write, plan: &Plan) -> io::Result<()> {
 }
 
 /// Errors first; otherwise in the order the core reported them.
-fn write_diagnostics(w: &mut dyn Write, diagnostics: &[Diagnostic]) -> io::Result<()> {
+pub(crate) fn write_diagnostics(w: &mut dyn Write, diagnostics: &[Diagnostic]) -> io::Result<()> {
     if diagnostics.is_empty() {
         return writeln!(w, "  none");
     }

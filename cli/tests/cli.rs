@@ -532,3 +532,73 @@ fn check_writes_sarif_and_junit_for_ci() {
         "{bad}"
     );
 }
+
+#[test]
+fn status_reports_where_the_run_stands_and_exits_3_past_a_deadline() {
+    let example = repo_file("examples/staged-in-progress.yaml");
+    let now = "2026-11-24T10:12:00Z";
+    let o = run(&["status", &example, "--now", now]);
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("stage     canary (1 of 2 stages done)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("member-cluster-01  2026-11-24T10:09:49Z"),
+        "{out}"
+    );
+    assert!(out.contains("kubectl patch clusterapprovalrequest example-staged-update-run-canary --type=merge --subresource=status"), "{out}");
+    // The example's projected P90 is 10:53:27: a deadline of 11:00 is met, 10:50 is not.
+    let o = run(&[
+        "status",
+        &example,
+        "--now",
+        now,
+        "--deadline",
+        "2026-11-24T11:00:00Z",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    let o = run(&[
+        "status",
+        &example,
+        "--now",
+        now,
+        "--deadline",
+        "2026-11-24T10:50:00Z",
+    ]);
+    assert_eq!(o.status.code(), Some(3), "stderr: {}", stderr(&o));
+    assert!(stdout(&o).contains("P90 misses it"));
+    // JSON: the plan with its projection.
+    let o = run(&["status", &example, "--now", now, "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(v["projection"]["position"]["stage"], "canary");
+    assert_eq!(v["projection"]["forecast"]["samples"], 1000);
+    // Errors in the input win over the deadline.
+    let bad = temp_file(
+        "status-bad.yaml",
+        "apiVersion: v1\nkind: ClusterStagedUpdateRun\nstatus: [\n",
+    );
+    let o = run(&[
+        "status",
+        bad.to_str().unwrap(),
+        "--now",
+        now,
+        "--deadline",
+        now,
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_no_panic(&o);
+}
+
+#[test]
+fn status_reads_kubectl_describe_from_stdin() {
+    let text =
+        std::fs::read_to_string(repo_file("examples/staged-in-progress.describe.txt")).unwrap();
+    let o = run_with_stdin(
+        &["status", "-", "--now", "2026-11-24T10:12:00Z", "--no-range"],
+        &text,
+    );
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    assert!(stdout(&o).contains("clusters  2 of 3 updated, 1 updating"));
+}

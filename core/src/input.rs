@@ -36,45 +36,55 @@ impl Loaded {
 /// Reads every source: one scenario per fleetplan document with a `strategy`, plus one per KubeFleet
 /// update run found among the manifests. Every problem found on the way is in `diagnostics`.
 pub fn load(sources: &[Source]) -> Loaded {
-    let mut out = Loaded::default();
+    let mut parsed = Vec::new();
+    let mut diagnostics = Vec::new();
+    for src in sources {
+        let (docs, diags) = source::parse(src.text, src.name);
+        diagnostics.extend(diags);
+        parsed.extend(docs.into_iter().map(|d| (d, src.name)));
+    }
+    load_documents(parsed, diagnostics)
+}
+
+/// [`load`] for documents already parsed (each with the name of its source), after the
+/// diagnostics of parsing them.
+pub fn load_documents(parsed: Vec<(Node, &str)>, diagnostics: Vec<Diagnostic>) -> Loaded {
+    let mut out = Loaded {
+        scenarios: Vec::new(),
+        diagnostics,
+    };
     let mut manifests: Vec<(Node, &str)> = Vec::new();
     let mut gke: Vec<(Node, &str, Shape)> = Vec::new();
     let mut contexts: Vec<Document> = Vec::new();
-    let mut documents = 0;
-    for src in sources {
-        let (docs, diags) = source::parse(src.text, src.name);
-        out.diagnostics.extend(diags);
-        for doc in docs {
-            documents += 1;
-            if doc.get("apiVersion").is_some() {
-                manifests.push((doc, src.name));
-                continue;
-            }
-            if let Some(shape) = crate::gke::import::detect(&doc) {
-                gke.push((doc, src.name, shape));
-                continue;
-            }
-            if doc.get("kind").is_some()
-                && (doc.get("metadata").is_some() || doc.get("spec").is_some())
-            {
-                // Clearly a Kubernetes object that lost its first line; read it as one rather than
-                // burying the user in unknown-field warnings.
-                let mut d = Diagnostic::warning(
-                    "missing-api-version",
-                    "this document has `kind` and `metadata`/`spec` but no `apiVersion`; read as a Kubernetes object",
-                );
-                d.location = Some(doc.location(src.name));
-                out.diagnostics.push(d);
-                manifests.push((doc, src.name));
-                continue;
-            }
-            let decoded = decode::decode_document(&doc, src.name);
-            out.diagnostics.extend(decoded.diagnostics.iter().cloned());
-            if decoded.has_strategy {
-                out.scenarios.push(decoded.scenario);
-            } else {
-                contexts.push(decoded);
-            }
+    let documents = parsed.len();
+    for (doc, name) in parsed {
+        if doc.get("apiVersion").is_some() {
+            manifests.push((doc, name));
+            continue;
+        }
+        if let Some(shape) = crate::gke::import::detect(&doc) {
+            gke.push((doc, name, shape));
+            continue;
+        }
+        if doc.get("kind").is_some() && (doc.get("metadata").is_some() || doc.get("spec").is_some())
+        {
+            // Clearly a Kubernetes object that lost its first line; read it as one rather than
+            // burying the user in unknown-field warnings.
+            let mut d = Diagnostic::warning(
+                "missing-api-version",
+                "this document has `kind` and `metadata`/`spec` but no `apiVersion`; read as a Kubernetes object",
+            );
+            d.location = Some(doc.location(name));
+            out.diagnostics.push(d);
+            manifests.push((doc, name));
+            continue;
+        }
+        let decoded = decode::decode_document(&doc, name);
+        out.diagnostics.extend(decoded.diagnostics.iter().cloned());
+        if decoded.has_strategy {
+            out.scenarios.push(decoded.scenario);
+        } else {
+            contexts.push(decoded);
         }
     }
     if !manifests.is_empty() || !gke.is_empty() {

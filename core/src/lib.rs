@@ -30,6 +30,7 @@ pub mod share;
 pub mod sort;
 pub mod source;
 pub mod staged;
+pub mod status;
 pub mod time;
 pub mod timing;
 pub mod yaml_out;

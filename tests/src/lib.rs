@@ -24,6 +24,7 @@
 //! rewrites those files.
 
 pub mod golden;
+pub mod live;
 pub mod render;
 pub mod rolling;
 pub mod rolling_oracle;

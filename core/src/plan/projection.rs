@@ -132,6 +132,9 @@ pub struct Position {
     pub in_flight: Vec<InFlight>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub waiting: Vec<Waiting>,
+    /// The next gate the run will reach (an approval or a TimedWait), when the projection has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next: Option<Waiting>,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]

@@ -117,7 +117,7 @@ pub fn plan(scenario: &Scenario, run: &StagedRun) -> Plan {
 }
 
 /// Warnings that only the simulated timeline reveals: stuck clusters, blocked gates, weekend waits.
-fn simulation_diagnostics(
+pub(crate) fn simulation_diagnostics(
     stages: &[crate::plan::StagePlan],
     events: &[crate::plan::Event],
     restarts: &[(String, crate::time::Time, crate::time::Time)],

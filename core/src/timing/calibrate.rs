@@ -90,7 +90,7 @@ impl Calibration {
             } else {
                 c.notes.push(CalibrationNote {
                     text: format!(
-                        "update of stage {}: {} finished cluster(s) observed, {MIN_OBSERVATIONS} needed: keeping the assumed {assumed_update}",
+                        "update of stage {}: {} finished cluster(s) observed in the run, {MIN_OBSERVATIONS} needed: keeping the assumed {assumed_update}",
                         p.stage,
                         all.len()
                     ),

@@ -173,8 +173,10 @@ fn pick(sorted: &[Duration], u: f64) -> Duration {
     sorted.get(i).copied().unwrap_or(Duration::ZERO)
 }
 
+/// Scaled to whole seconds: finer would only be noise in the range people read.
 fn scale(d: Duration, factor: f64) -> Duration {
-    Duration(((d.0 as f64) * factor).round().max(0.0) as i64)
+    let secs = ((d.0 as f64) * factor / 1000.0).round().max(0.0) as i64;
+    Duration(secs * 1000)
 }
 
 /// The inverse CDF of the triangular distribution on [1 - s, 1 + s] with its mode at 1.

@@ -55,8 +55,11 @@ pub enum ClusterFact {
     Failed(Time, Time),
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TaskFact {
+    /// The approval request's name as the status gives it (older releases named it
+    /// `<run>-<stage>`); `None`: the current naming.
+    pub request: Option<String>,
     pub requested: Option<Time>,
     pub approved: Option<Time>,
 }
@@ -110,7 +113,11 @@ impl Sim<'_> {
         self.stages[s].status = StageStatus::Waiting;
         if stage.before_approval {
             let requested = from.before.requested.unwrap_or(start);
-            let name = self.approval_name(TaskSide::Before, s);
+            let name = from
+                .before
+                .request
+                .clone()
+                .unwrap_or_else(|| self.approval_name(TaskSide::Before, s));
             self.open_phase(s, PhaseKind::BeforeStageApproval, requested, name);
             match from.before.approved {
                 Some(at) => {
@@ -163,7 +170,11 @@ impl Sim<'_> {
         }
         if approval {
             let requested = from.after.requested.unwrap_or(done_at);
-            let name = self.approval_name(TaskSide::After, s);
+            let name = from
+                .after
+                .request
+                .clone()
+                .unwrap_or_else(|| self.approval_name(TaskSide::After, s));
             self.open_phase(s, PhaseKind::AfterStageApproval, requested, name);
             match from.after.approved {
                 Some(at) => self.close_phase(s, PhaseKind::AfterStageApproval, at),

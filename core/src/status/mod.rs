@@ -1,0 +1,277 @@
+//! Live rollouts: real status read beside the scenario, and the rest of the run projected from it.
+//!
+//! [`load`] reads what people paste or pipe: KubeFleet objects with their status (`kubectl get -o
+//! yaml|json`, a `List`, several documents, or `kubectl describe` text), GKE Rollouts and the
+//! clusterupgrade feature's state, fleetplan documents that add assumptions, and plain scenarios.
+//! [`project`] turns one item into a [`Plan`] whose `projection` says which bars are facts, where the
+//! run stands, how durations were calibrated, and the Monte Carlo's range. The core reads no clock:
+//! `now` is passed in.
+
+pub mod describe;
+mod forecast;
+pub mod kubefleet;
+mod objects;
+mod staged;
+mod staged_facts;
+
+use crate::diag::Diagnostic;
+use crate::input::Source;
+use crate::model::{Assumptions, Scenario};
+use crate::plan::projection::{Position, Projection};
+use crate::plan::Plan;
+use crate::source::{self, Node};
+use crate::time::Time;
+
+pub use staged::{approve_command, basis, StagedItem};
+
+/// Everything read from the input.
+#[derive(Clone, Debug, Default)]
+pub struct StatusInput {
+    pub items: Vec<Item>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl StatusInput {
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+}
+
+/// One rollout to report: a running (or finished) one with its status, or a plan not started.
+#[derive(Clone, Debug)]
+pub struct Item {
+    /// The scenario the item stands for (for the plan's name, assumptions and share links).
+    pub scenario: Scenario,
+    kind: ItemKind,
+}
+
+#[derive(Clone, Debug)]
+enum ItemKind {
+    Staged(Box<StagedItem>),
+    NotStarted,
+}
+
+/// How to project.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    pub now: Time,
+    /// Run the Monte Carlo (the range of ends).
+    pub forecast: bool,
+}
+
+/// Reads `sources` (and `history`: earlier runs whose statuses only calibrate durations).
+pub fn load(sources: &[Source], history: &[Source]) -> StatusInput {
+    let mut out = StatusInput::default();
+    let docs = parse(sources, &mut out.diagnostics);
+    let past = parse(history, &mut out.diagnostics);
+    let mut context = Context::default();
+    let mut kube: Vec<(&Node, &str)> = Vec::new();
+    let mut rest: Vec<(Node, &str)> = Vec::new();
+    let mut contexts: Vec<(Node, &str)> = Vec::new();
+    for (doc, file) in &docs {
+        if doc.get("apiVersion").is_some()
+            || (doc.get("kind").is_some() && doc.get("status").is_some())
+        {
+            kube.push((doc, file));
+        } else if is_context(doc) {
+            let decoded = crate::decode::decode_document(doc, file);
+            out.diagnostics.extend(decoded.diagnostics.iter().cloned());
+            context.add(&decoded.scenario);
+            contexts.push((doc.clone(), file));
+        } else {
+            rest.push((doc.clone(), file));
+        }
+    }
+    let past_kube: Vec<(&Node, &str)> = past.iter().map(|(d, f)| (d, *f)).collect();
+    let kube_items = staged_items(&kube, &past_kube, &context, &mut out);
+    if !kube_items && !kube.is_empty() {
+        // KubeFleet objects without any status: planned as before the run.
+        rest.extend(kube.iter().map(|(d, f)| ((*d).clone(), *f)));
+    }
+    if !rest.is_empty() {
+        if rest
+            .iter()
+            .any(|(d, _)| d.get("apiVersion").is_some() || crate::gke::import::detect(d).is_some())
+        {
+            rest.extend(contexts);
+        }
+        let loaded = crate::input::load_documents(rest, Vec::new());
+        out.diagnostics.extend(loaded.diagnostics);
+        for scenario in loaded.scenarios {
+            out.items.push(Item {
+                scenario,
+                kind: ItemKind::NotStarted,
+            });
+        }
+    }
+    if out.items.is_empty() && !out.has_errors() {
+        out.diagnostics.push(Diagnostic::error(
+            "no-status",
+            "no rollout status or scenario found: give a run's status (kubectl get clusterstagedupdaterun NAME -o yaml, or kubectl describe), a GKE Rollout, or a scenario",
+        ));
+    }
+    out
+}
+
+/// Projects one item at `now`.
+pub fn project(item: &Item, options: &Options) -> Plan {
+    match &item.kind {
+        ItemKind::Staged(s) => {
+            let mut plan = staged::project(s, &item.scenario, options.now, options.forecast);
+            item.scenario.origin.attach(&mut plan.diagnostics);
+            plan
+        }
+        ItemKind::NotStarted => not_started(&item.scenario, options),
+    }
+}
+
+/// A plan that has not started: the ordinary plan (from `start`, or from now for `start: now` or
+/// no start), all of it projected, with the Monte Carlo's range.
+fn not_started(scenario: &Scenario, options: &Options) -> Plan {
+    let mut s = scenario.clone();
+    s.start_at(options.now);
+    let mut plan = crate::plan(&s);
+    plan.projection = Some(Projection {
+        now: options.now,
+        source: None,
+        position: Position {
+            stages: plan.stages.iter().filter(|st| !st.delete_stage).count(),
+            clusters: plan.summary.clusters,
+            ..Position::default()
+        },
+        stages: Vec::new(),
+        calibration: Vec::new(),
+        baseline_end: plan.end,
+        behind: None,
+        forecast: None,
+    });
+    if options.forecast && plan.outcome != crate::plan::Outcome::Invalid {
+        if let crate::model::Strategy::KubefleetStaged(run) = &s.strategy {
+            staged::forecast_not_started(&s, run, &mut plan);
+        }
+    }
+    plan
+}
+
+/// Parses every source: `kubectl describe` text by its own reader, the rest as YAML or JSON.
+fn parse<'s>(sources: &[Source<'s>], diags: &mut Vec<Diagnostic>) -> Vec<(Node, &'s str)> {
+    let mut out = Vec::new();
+    for src in sources {
+        let (docs, d) = if describe::looks_like_describe(src.text) {
+            describe::parse(src.text, src.name)
+        } else {
+            source::parse(src.text, src.name)
+        };
+        diags.extend(d);
+        out.extend(docs.into_iter().map(|doc| (doc, src.name)));
+    }
+    out
+}
+
+/// A fleetplan document without a strategy: it adds assumptions and clusters to the status.
+fn is_context(doc: &Node) -> bool {
+    matches!(doc.value, crate::source::Value::Map(_))
+        && doc.get("strategy").is_none()
+        && crate::gke::import::detect(doc).is_none()
+}
+
+/// What strategy-less fleetplan documents add (the last one's assumptions win).
+#[derive(Default)]
+struct Context {
+    scenario: Option<Scenario>,
+}
+
+impl Context {
+    fn add(&mut self, s: &Scenario) {
+        match &mut self.scenario {
+            None => self.scenario = Some(s.clone()),
+            Some(c) => {
+                c.name = c.name.take().or_else(|| s.name.clone());
+                c.description = c.description.take().or_else(|| s.description.clone());
+                if s.assumptions != Assumptions::default() {
+                    c.assumptions = s.assumptions.clone();
+                }
+                c.clusters.extend(s.clusters.iter().cloned());
+                c.generate.extend(s.generate.iter().cloned());
+            }
+        }
+    }
+
+    fn get(&self) -> Scenario {
+        self.scenario.clone().unwrap_or_else(|| Scenario {
+            name: None,
+            description: None,
+            start: None,
+            start_now: false,
+            clusters: Vec::new(),
+            generate: Vec::new(),
+            strategy: crate::model::Strategy::KubefleetStaged(Default::default()),
+            assumptions: Assumptions::default(),
+            origin: Default::default(),
+        })
+    }
+}
+
+/// The staged runs with status among the objects, each an item; returns whether there were any.
+fn staged_items(
+    docs: &[(&Node, &str)],
+    past: &[(&Node, &str)],
+    context: &Context,
+    out: &mut StatusInput,
+) -> bool {
+    let objects = objects::flatten(docs, &mut out.diagnostics);
+    if !objects.iter().any(kubefleet::is_run_with_status) {
+        return false;
+    }
+    let mut runs = Vec::new();
+    let mut approvals = Vec::new();
+    let mut members = Vec::new();
+    let mut strategies = Vec::new();
+    let d = &mut out.diagnostics;
+    for obj in &objects {
+        match obj.kind.as_str() {
+            _ if kubefleet::is_run_with_status(obj) => {
+                runs.extend(kubefleet::read_run(obj, d));
+            }
+            k if kubefleet::APPROVAL_KINDS.contains(&k) => {
+                approvals.extend(kubefleet::read_approval(obj, d));
+            }
+            k if kubefleet::STRATEGY_KINDS.contains(&k) => {
+                strategies.extend(kubefleet::read_strategy(obj, d));
+            }
+            "MemberCluster" => members.extend(kubefleet::read_member(obj, d)),
+            _ => {}
+        }
+    }
+    let mut history: Vec<kubefleet::RunStatus> = Vec::new();
+    for obj in objects::flatten(past, d) {
+        if kubefleet::is_run_with_status(&obj) {
+            history.extend(kubefleet::read_run(&obj, d));
+        }
+    }
+    let finished = |r: &kubefleet::RunStatus| {
+        objects::find(&r.conditions, "Succeeded").is_some_and(|c| c.is_true())
+    };
+    // Finished runs beside running ones are history; alone, they are reported.
+    let any_running = runs.iter().any(|r| !finished(r));
+    let (report, done): (Vec<_>, Vec<_>) =
+        runs.into_iter().partition(|r| !any_running || !finished(r));
+    history.extend(done);
+    let context = context.get();
+    for run in report {
+        let item = StagedItem {
+            history: history.iter().filter(|h| h.id != run.id).cloned().collect(),
+            run,
+            approvals: approvals.clone(),
+            members: (!members.is_empty()).then(|| members.clone()),
+            strategies: strategies.clone(),
+            failed: Default::default(),
+        };
+        let scenario = staged::scenario(&item, &context);
+        out.items.push(Item {
+            scenario,
+            kind: ItemKind::Staged(Box::new(item)),
+        });
+    }
+    true
+}
