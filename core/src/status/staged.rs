@@ -83,6 +83,7 @@ pub fn scenario(item: &StagedItem, context: &Scenario) -> Scenario {
                 name: run.name.clone(),
                 state: run.state.clone().unwrap_or_else(|| "Run".into()),
                 resource_snapshot_index: None,
+                previous: None,
             },
             placement: Placement {
                 name: run.placement.clone(),
@@ -342,6 +343,7 @@ pub fn project(item: &StagedItem, scenario: &Scenario, now: Time, forecast: bool
         end,
         outcome,
         stages,
+        unstaged: Vec::new(),
         events,
         diagnostics: diags,
         summary,

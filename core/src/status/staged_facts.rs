@@ -52,6 +52,8 @@ pub fn init(run: &RunStatus, fleet_index: &HashMap<&str, usize>) -> Init {
         selected,
         placement: run.placement.clone(),
         namespace: run.namespace.clone(),
+        // The controller refuses to initialize a run that leaves a cluster out: a status has none.
+        unstaged: Vec::new(),
     }
 }
 
