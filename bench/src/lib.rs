@@ -16,3 +16,13 @@ pub fn plan_events(clusters: u32, stages: u32) -> usize {
         .events
         .len()
 }
+
+/// The same for the GKE rollout sequence of `clusters` clusters.
+pub fn plan_gke_events(clusters: u32) -> usize {
+    fleetplan::plan(&gke_scenario(clusters)).events.len()
+}
+
+/// The exponent k of time ∝ clusters^k between two measurements: 1 is linear, 2 quadratic.
+pub fn growth_exponent(n0: u32, ms0: f64, n1: u32, ms1: f64) -> f64 {
+    (ms1 / ms0).ln() / (f64::from(n1) / f64::from(n0)).ln()
+}

@@ -7,3 +7,9 @@ use wasm_bindgen::prelude::wasm_bindgen;
 pub fn plan_fleet(clusters: u32, stages: u32) -> u32 {
     u32::try_from(crate::plan_events(clusters, stages)).unwrap_or(u32::MAX)
 }
+
+/// Plans the generated GKE rollout sequence of `clusters` clusters; returns the event count.
+#[wasm_bindgen]
+pub fn plan_gke(clusters: u32) -> u32 {
+    u32::try_from(crate::plan_gke_events(clusters)).unwrap_or(u32::MAX)
+}

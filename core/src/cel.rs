@@ -500,6 +500,24 @@ fn escape(chars: &[char], at: usize) -> Result<(char, usize), CelError> {
     }
 }
 
+/// `resource.labels.prod-region` parses in CEL as `resource.labels.prod - region` and fails; say so,
+/// and give the form that reads the key.
+fn dashed_key_error(key: &str, column: usize, in_has: bool) -> CelError {
+    let (first, rest) = key.split_once('-').unwrap_or((key, ""));
+    let fix = if in_has {
+        format!("'{key}' in resource.labels (has() takes only keys without `-`)")
+    } else {
+        format!("resource.labels['{key}']")
+    };
+    CelError {
+        column,
+        message: format!(
+            "`resource.labels.{key}` reads as `resource.labels.{first} - {}` (a subtraction), not as the label `{key}`: write {fix}",
+            rest.replace('-', " - ")
+        ),
+    }
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Parser
 
@@ -743,7 +761,7 @@ impl Parser {
                 "true" => Ok(Term::Bool(Expr::Bool(true))),
                 "false" => Ok(Term::Bool(Expr::Bool(false))),
                 "has" => self.has(t.column),
-                "resource" => self.resource(),
+                "resource" => self.resource(t.column, false),
                 "not" | "NOT" => Err(CelError {
                     column: t.column,
                     message: format!("expected a condition, found `{w}`: CEL negates with `!`, as in !has(resource.labels.KEY)"),
@@ -778,8 +796,9 @@ impl Parser {
         }
     }
 
-    /// After `resource`: `.labels`, then `.key`, `['key']`, or nothing (`resource.labels` itself).
-    fn resource(&mut self) -> Result<Term, CelError> {
+    /// After `resource` (written at `column`): `.labels`, then `.key`, `['key']`, or nothing
+    /// (`resource.labels` itself). `in_has`: inside `has(...)`, where the fix for a dashed key differs.
+    fn resource(&mut self, column: usize, in_has: bool) -> Result<Term, CelError> {
         self.expect(".", " after `resource` (as in resource.labels.KEY)")?;
         match self.next() {
             Token {
@@ -800,7 +819,13 @@ impl Parser {
             self.next();
             let t = self.next();
             return match t.kind {
-                Tok::Ident(k) if !is_reserved(&k) => Ok(Term::Value(Operand::Label(k))),
+                Tok::Ident(k) if !is_reserved(&k) => {
+                    let end = t.column + k.chars().count();
+                    match self.dashed_key(k, end) {
+                        Ok(k) => Ok(Term::Value(Operand::Label(k))),
+                        Err(k) => Err(dashed_key_error(&k, column, in_has)),
+                    }
+                }
                 other => Err(CelError {
                     column: t.column,
                     message: format!(
@@ -833,6 +858,34 @@ impl Parser {
         Ok(Term::Labels)
     }
 
+    /// A key read after `resource.labels.` that ends at column `end`: `Ok` as it is, or `Err` with the
+    /// whole key when `-` and more of it follow without a space (`prod-region`, `zone-1a`), which CEL
+    /// reads as a subtraction.
+    fn dashed_key(&mut self, key: String, mut end: usize) -> Result<String, String> {
+        let mut whole = key.clone();
+        loop {
+            let (dash, part) = (self.peek(), self.tokens.get(self.pos + 1));
+            let part = match (&dash.kind, part) {
+                (Tok::Punct("-"), Some(p)) if dash.column == end && p.column == end + 1 => p,
+                _ => break,
+            };
+            let text = match &part.kind {
+                Tok::Ident(w) | Tok::Number(w) => w.clone(),
+                _ => break,
+            };
+            end = part.column + text.chars().count();
+            whole.push('-');
+            whole.push_str(&text);
+            self.next();
+            self.next();
+        }
+        if whole == key {
+            Ok(key)
+        } else {
+            Err(whole)
+        }
+    }
+
     /// `has(resource.labels.key)`; CEL's has() takes a field selection, so the `['key']` form is
     /// refused as CEL refuses it.
     fn has(&mut self, column: usize) -> Result<Term, CelError> {
@@ -849,8 +902,8 @@ impl Parser {
             .tokens
             .get(self.pos + 3)
             .is_some_and(|t| t.kind == Tok::Punct("["));
-        self.next();
-        let term = self.resource()?;
+        let resource = self.next().column;
+        let term = self.resource(resource, true)?;
         let Term::Value(Operand::Label(k)) = term else {
             return Err(CelError {
                 column: inner,

@@ -1,12 +1,14 @@
 //! Label syntax as each real system checks it. Kubernetes (MemberCluster `metadata.labels`, label
 //! selectors): apimachinery's `IsQualifiedName` for keys and `IsValidLabelValue` for values, with
-//! their exact messages. Other systems' rules (Google Cloud labels for GKE) belong beside these.
+//! their exact messages. Google Cloud's rules for GKE are in [`gcp`].
 //!
 //! The texts are those of k8s.io/apimachinery v0.34 (`pkg/util/validation/validation.go`), the version
 //! KubeFleet's controllers are built with and that Kubernetes 1.34 API servers print. Kubernetes 1.35
 //! moved them to `pkg/api/validate/content` and reworded two ("a valid label key", "bytes").
 
 use std::fmt::Write as _;
+
+pub mod gcp;
 
 use crate::diag::Diagnostic;
 use crate::model::Scenario;

@@ -42,6 +42,22 @@ fn show(diags: &[Diagnostic]) -> Vec<String> {
         .collect()
 }
 
+/// The load's diagnostics, then the `cel-syntax` errors of planning each scenario: a selector that does
+/// not parse is the planner's error (the sequence is invalid), located at the character in the file.
+fn with_cel(loaded: &fleetplan::Loaded) -> Vec<String> {
+    let mut out = show(&loaded.diagnostics);
+    for s in &loaded.scenarios {
+        let plan = fleetplan::plan(s);
+        let cel: Vec<Diagnostic> = plan
+            .diagnostics
+            .into_iter()
+            .filter(|d| d.code == "cel-syntax")
+            .collect();
+        out.extend(show(&cel));
+    }
+    out
+}
+
 const SCENARIO: &str = r#"name: bank
 start: 2026-11-23T09:00:00Z
 clusters:
@@ -233,8 +249,9 @@ fn both_kinds_survive_the_round_trip_through_yaml() {
 fn cel_syntax_errors_point_into_the_string() {
     let text = "strategy:\n  kind: gke-rollout-sequence\n  stages:\n    - fleetProjects: [projects/p]\n      labelSelector: \"resource.labels.canary = 'true'\"\n      soakDuration: 1d\n    - fleetProjects: [projects/p]\n      labelSelector: resource.labels.tier in ('a')\n  ignoredClustersSelector: 'has(resource.labels.x'\n";
     let loaded = load("s.yaml", text);
+    assert!(loaded.diagnostics.is_empty(), "{:?}", loaded.diagnostics);
     assert_eq!(
-        show(&loaded.diagnostics),
+        with_cel(&loaded),
         [
             // The quote is at column 22; the text starts at 23; `=` is its 24th character.
             "s.yaml:5:46 cel-syntax label selector `resource.labels.canary = 'true'`: expected `==` (CEL compares with two equals signs), found `=`",
@@ -242,8 +259,12 @@ fn cel_syntax_errors_point_into_the_string() {
             "s.yaml:9:50 cel-syntax label selector `has(resource.labels.x`: expected `)` to close has( at column 1, found the end of the selector",
         ]
     );
-    let d = &loaded.diagnostics[0];
-    assert_eq!(d.path.as_deref(), Some("strategy.stages[0].labelSelector"));
+    let plan = fleetplan::plan(&loaded.scenarios[0]);
+    let d = plan.diagnostics.iter().find(|d| d.code == "cel-syntax");
+    assert_eq!(
+        d.and_then(|d| d.path.as_deref()),
+        Some("strategy.stages[0].labelSelector")
+    );
     // The text is kept: a stage with a broken selector must not become a catch-all.
     assert_eq!(
         rollout(&loaded.scenarios[0]).stages[0]
@@ -544,15 +565,15 @@ fn stage_config_mistakes_are_reported_where_they_are() {
 ";
     let loaded = load("stages.yaml", text);
     assert_eq!(
-        show(&loaded.diagnostics),
+        with_cel(&loaded),
         [
             "stages.yaml:1:3 missing-field stage 1 needs `soak-duration` (such as 7d; units s, m, h, d); gcloud requires it",
             "stages.yaml:3:3 missing-field stage 2 needs `fleet-projects` (a list such as [projects/my-project]); gcloud requires it",
-            "stages.yaml:4:45 cel-syntax label selector `resource.labels.canary == true`: the right side of `==` (column 24) must be a label (resource.labels.KEY) or a string",
             "stages.yaml:5:18 invalid-value stage 2: soak-duration duration `3 days`: missing unit after `3` (use d, h, m, s); gcloud takes a number with unit s, m, h or d, such as 7d",
             "stages.yaml:7:5 stage-config-shape stage 3: `stage:` must be empty, with `fleet-projects`, `label-selector` and `soak-duration` beside it at the same indentation, not under it",
             "stages.yaml:10:3 unknown-field unknown field `soak-durations` in `[3]`; did you mean `soak-duration`?",
             "stages.yaml:9:3 stage-config-shape stage 4 does not start with `stage:`; gcloud's stage config writes each item as `- stage:` followed by its keys",
+            "stages.yaml:4:45 cel-syntax label selector `resource.labels.canary == true`: the right side of `==` (column 24) must be a label (resource.labels.KEY) or a string",
         ]
     );
     // Still read as far as possible: four stages, the nested one included.
@@ -574,12 +595,13 @@ fn api_json_mistakes_are_reported_and_output_fields_are_not() {
 }"#;
     let loaded = load("seq.json", text);
     assert_eq!(
-        show(&loaded.diagnostics),
+        with_cel(&loaded),
         [
-            "seq.json:7:53 cel-syntax label selector `has(resource.labels['x'])`: invalid argument to has() macro: has() takes resource.labels.KEY; for this key write 'x' in resource.labels",
             "seq.json:4:55 invalid-value `3d` is not a protobuf Duration: the API takes seconds with an `s`, such as \"259200s\" (3 days)",
             "seq.json:5:6 unknown-field unknown field `fleetProject` in `stages[1]`; did you mean `fleetProjects`?",
+            // The planner checks the stages' selectors, then ignoredClustersSelector.
             "seq.json:5:97 cel-syntax label selector `resource.labels.a == 'x`: unterminated string: expected a closing ', found the end of the selector",
+            "seq.json:7:53 cel-syntax label selector `has(resource.labels['x'])`: invalid argument to has() macro: has() takes resource.labels.KEY; for this key write 'x' in resource.labels",
         ]
     );
     assert_eq!(
@@ -733,7 +755,7 @@ fn cel_errors_after_escapes_still_point_at_the_character() {
         } else {
             "s.yaml"
         };
-        assert_eq!(show(&load(name, text).diagnostics), [want], "{text}");
+        assert_eq!(with_cel(&load(name, text)), [want], "{text}");
     }
 }
 

@@ -462,22 +462,22 @@ fn clusters_are_skipped_with_gke_reasons_and_do_not_block() {
     check(
         &yaml,
         expect![[r#"
-        plan - run seq [Succeeded] start 2026-11-23T09:00:00Z end +1d00h30m
-        stage 1 dev [Succeeded] +0m → +1d00h30m mc=5
-          control-plane +0m → +30m control plane 1.32.1-gke.100 running
-          node +1d00h00m → +1d00h30m nodes 1.32.1-gke.100 running
-          cluster current [NotStarted] - → - ALREADY_UPGRADED (control plane 1.32.1-gke.100, nodes 1.32.1-gke.100)
-          cluster ahead [NotStarted] - → - ALREADY_UPGRADED (control plane 1.32.1-gke.100, nodes 1.32.1-gke.100)
-          cluster old [NotStarted] - → - VERSION_TOO_OLD (control plane 1.32.1-gke.100); INCOMPATIBLE_VERSION (nodes 1.32.1-gke.100)
-          cluster sandbox [NotStarted] - → - EXCLUDED_BY_FILTER
-          cluster normal [Succeeded] +0m → +1d00h30m
-            control-plane +0m → +30m control plane → 1.32.1-gke.100
-            node +1d00h00m → +1d00h30m nodes → 1.32.1-gke.100
-        reach controlPlane 1.32.1-gke.100 fleet dev (4 clusters) never
-        reach node 1.32.1-gke.100 fleet dev (4 clusters) never
-        warning[version-not-everywhere] strategy.versions: control plane 1.32.1-gke.100 never reaches 1 of 4 cluster(s) of fleet dev (old): they are skipped (see their reasons) or never finish an upgrade
-        warning[version-not-everywhere] strategy.versions: nodes 1.32.1-gke.100 never reaches 1 of 4 cluster(s) of fleet dev (old): they are skipped (see their reasons) or never finish an upgrade
-    "#]],
+            plan - run seq [Succeeded] start 2026-11-23T09:00:00Z end +1d00h30m
+            stage 1 dev [Succeeded] +0m → +1d00h30m mc=5
+              control-plane +0m → +30m control plane 1.32.1-gke.100 running
+              node +1d00h00m → +1d00h30m nodes 1.32.1-gke.100 running
+              cluster ahead [NotStarted] - → - ALREADY_UPGRADED (control plane 1.32.1-gke.100, nodes 1.32.1-gke.100)
+              cluster current [NotStarted] - → - ALREADY_UPGRADED (control plane 1.32.1-gke.100, nodes 1.32.1-gke.100)
+              cluster normal [Succeeded] +0m → +1d00h30m
+                control-plane +0m → +30m control plane → 1.32.1-gke.100
+                node +1d00h00m → +1d00h30m nodes → 1.32.1-gke.100
+              cluster old [NotStarted] - → - VERSION_TOO_OLD (control plane 1.32.1-gke.100); INCOMPATIBLE_VERSION (nodes 1.32.1-gke.100)
+              cluster sandbox [NotStarted] - → - EXCLUDED_BY_FILTER
+            reach controlPlane 1.32.1-gke.100 fleet dev (4 clusters) never
+            reach node 1.32.1-gke.100 fleet dev (4 clusters) never
+            warning[version-not-everywhere] strategy.versions: control plane 1.32.1-gke.100 never reaches 1 of 4 cluster(s) of fleet dev (old): they are skipped (see their reasons) or never finish an upgrade
+            warning[version-not-everywhere] strategy.versions: nodes 1.32.1-gke.100 never reaches 1 of 4 cluster(s) of fleet dev (old): they are skipped (see their reasons) or never finish an upgrade
+        "#]],
     );
 }
 

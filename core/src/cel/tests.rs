@@ -237,7 +237,12 @@ const ERRORS: &[(&str, usize, &str)] = &[
     ("resource.labels.canary == true", 27, "the right side of `==` (column 24) must be a label (resource.labels.KEY) or a string"),
     ("resource.labels.canary == 'true", 27, "unterminated string: expected a closing ', found the end of the selector"),
     ("resource.labels.canary", 23, "expected `==`, `!=` or `in` after the value at column 1, found the end of the selector"),
-    ("resource.labels.prod-region == 'a'", 21, "expected `==`, `!=` or `in` after the value at column 1, found `-`"),
+    // CEL reads `a.prod-region` as `a.prod - region`: the error names the fix (issue 10, item 8).
+    ("resource.labels.prod-region == 'a'", 1, "`resource.labels.prod-region` reads as `resource.labels.prod - region` (a subtraction), not as the label `prod-region`: write resource.labels['prod-region']"),
+    ("resource.labels.tier == 'a' && resource.labels.zone-1-b != 'x'", 32, "`resource.labels.zone-1-b` reads as `resource.labels.zone - 1 - b` (a subtraction), not as the label `zone-1-b`: write resource.labels['zone-1-b']"),
+    ("has(resource.labels.prod-region)", 5, "`resource.labels.prod-region` reads as `resource.labels.prod - region` (a subtraction), not as the label `prod-region`: write 'prod-region' in resource.labels (has() takes only keys without `-`)"),
+    // With spaces it is a subtraction as written: the generic message.
+    ("resource.labels.prod - region == 'a'", 22, "expected `==`, `!=` or `in` after the value at column 1, found `-`"),
     ("resource.labels.tier == 'a' && ", 32, "expected a label (resource.labels.KEY), a string, `has(`, `!` or `(`, found the end of the selector"),
     ("(resource.labels.a == 'x'", 26, "expected `)` to close the `(` at column 1, found the end of the selector"),
     ("resource.labels.a == 'x')", 25, "expected `&&`, `||` or the end of the selector, found `)`"),

@@ -195,9 +195,10 @@ impl Reader<'_> {
         out
     }
 
-    /// A CEL selector over `resource.labels`, kept as written. A syntax error is reported (`cel-syntax`)
-    /// at the offending character inside the string; the text is still kept, so the stage stays a
-    /// labelled stage (an unparsable selector must not silently turn it into a catch-all).
+    /// A CEL selector over `resource.labels`, kept as written, so the stage stays a labelled stage (an
+    /// unparsable selector must not silently turn it into a catch-all). A syntax error is the planner's
+    /// to report (`cel-syntax`: the sequence is invalid, in every output); here the selector's path is
+    /// recorded at the offending character inside the string, so that error points there.
     pub(crate) fn cel_selector(&mut self, n: &Node, p: &Path) -> Option<String> {
         if let Value::Map(_) = n.value {
             self.kubernetes_selector_given(n, p);
@@ -205,13 +206,13 @@ impl Reader<'_> {
         }
         let text = self.string(n, p)?;
         if let Err(e) = crate::cel::parse(&text) {
-            let mut d = crate::diag::Diagnostic::error(
-                "cel-syntax",
-                format!("label selector `{text}`: {}", e.message),
-            )
-            .at(p.shown());
-            d.location = Some(self.loc_in_string(n, e.column));
-            self.diags.push(d);
+            if !p.origin.is_empty() {
+                let loc = self.loc_in_string(n, e.column);
+                match self.origin.iter_mut().rev().find(|(o, _)| *o == p.origin) {
+                    Some(entry) => entry.1 = loc,
+                    None => self.origin.push((p.origin.clone(), loc)),
+                }
+            }
         }
         Some(text)
     }

@@ -393,6 +393,9 @@ impl Reader<'_> {
         if let Some(v) = get(m, "displayName") {
             seq.display_name = self.string(v, &root.field("displayName"));
         }
+        if let Some(v) = get(m, "labels") {
+            self.resource_labels(v, &report_only(&root.field("labels")), "the RolloutSequence");
+        }
         if let Some(v) = get(m, "ignoredClustersSelector") {
             let p = root.field("ignoredClustersSelector");
             if let Some(sm) = self.map(v, &report_only(&p), CLUSTER_SELECTOR_KEYS) {
@@ -441,6 +444,31 @@ impl Reader<'_> {
         stage
     }
 
+    /// A resource's `labels`: Google Cloud's label rules with gcloud's texts, each at its key.
+    fn resource_labels(&mut self, n: &Node, p: &Path, owner: &str) {
+        let Value::Map(entries) = &n.value else {
+            if !n.is_null() {
+                let msg = format!("`labels` must be a map of key: value, found {}", n.describe());
+                self.error("wrong-type", msg, p, n);
+            }
+            return;
+        };
+        if entries.len() > crate::labels::gcp::MAX_LABELS {
+            let msg = format!(
+                "{owner} has {} labels; Google Cloud allows at most {} labels on a resource",
+                entries.len(),
+                crate::labels::gcp::MAX_LABELS
+            );
+            self.error("gke-too-many-labels", msg, p, n);
+        }
+        for e in entries {
+            let value = e.value.scalar().map_or("", |s| s.text.as_str());
+            for m in crate::labels::gcp::label_errors(&e.key, value) {
+                self.error("gke-label", m, &p.report_field(&e.key), &e.value);
+            }
+        }
+    }
+
     /// A protobuf Duration (`"259200s"`): other syntax is an error the API would return too, but the
     /// value is still read when fleetplan understands it.
     fn proto_duration(&mut self, n: &Node, p: &Path) -> Option<String> {
@@ -463,6 +491,9 @@ impl Reader<'_> {
         let Some(m) = self.map(doc, p, FEATURE_KEYS) else {
             return group;
         };
+        if let Some(v) = get(m, "labels") {
+            self.resource_labels(v, &report_only(&p.field("labels")), "the feature");
+        }
         let fleet_path = p.renamed("name", "fleet");
         if let Some(v) = get(m, "fleet") {
             group.fleet = self.string(v, &p.field("fleet")).unwrap_or_default();

@@ -60,6 +60,10 @@ fn assemble(
     name: &str,
     start: Time,
 ) -> Plan {
+    if !setup.plannable {
+        // GKE refuses the sequence: no rollout ever runs, so none is simulated.
+        setup.releases.clear();
+    }
     let sim = simulate::simulate(&setup, start);
     let mut diagnostics = std::mem::take(&mut setup.diagnostics);
     let blocked =
@@ -71,7 +75,7 @@ fn assemble(
     } else {
         Outcome::Succeeded
     };
-    let end = (!blocked).then(|| {
+    let end = (!blocked && setup.plannable).then(|| {
         sim.rollouts
             .iter()
             .filter_map(|r| r.completed)
@@ -85,7 +89,12 @@ fn assemble(
     let stages = stage_plans(&setup, &sim);
     let detail = detail(&setup, &sim);
     simulation_diagnostics(&setup, &sim, &detail, &mut diagnostics);
-    if outcome == Outcome::Invalid {
+    if !setup.plannable {
+        diagnostics.push(Diagnostic::info(
+            "nothing-planned",
+            "a label selector does not parse, so GKE refuses the sequence: nothing is planned for it until the selector is fixed",
+        ));
+    } else if outcome == Outcome::Invalid {
         diagnostics.push(Diagnostic::info(
             "timeline-despite-errors",
             "GKE would refuse this sequence; the timeline shows what the stages would do as far as they could be computed",

@@ -1,18 +1,20 @@
 //! A stage's or the sequence's CEL label selector, parsed once and matched against many clusters.
-//! Syntax errors are the decoder's to report (`cel-syntax`); an unparsable selector selects nothing.
+//! A selector that does not parse selects nothing; validation reports it (`cel-syntax`).
 
 use std::collections::BTreeMap;
 
-use crate::cel::{self, Expr};
+use crate::cel::{self, CelError, Expr};
 
 pub struct Selector {
     expr: Option<Expr>,
 }
 
 impl Selector {
-    pub fn new(text: &str) -> Selector {
-        Selector {
-            expr: cel::parse(text).ok(),
+    /// The selector, and its syntax error if it has one.
+    pub fn new(text: &str) -> (Selector, Option<CelError>) {
+        match cel::parse(text) {
+            Ok(e) => (Selector { expr: Some(e) }, None),
+            Err(e) => (Selector { expr: None }, Some(e)),
         }
     }
 

@@ -109,6 +109,9 @@ pub struct Setup {
     pub clusters: Vec<ClusterSetup>,
     pub releases: Vec<Release>,
     pub valid: bool,
+    /// False when GKE would refuse the sequence outright (a selector that does not parse): nothing is
+    /// planned for it.
+    pub plannable: bool,
     pub computed_channel: Option<String>,
     pub notes: Vec<AssumptionNote>,
     pub diagnostics: Vec<Diagnostic>,
@@ -168,17 +171,37 @@ struct Builder {
     diags: Vec<Diagnostic>,
     notes: Vec<AssumptionNote>,
     valid: bool,
+    plannable: bool,
 }
 
 impl Builder {
-    fn new(start: Time, diags: Vec<Diagnostic>) -> Builder {
+    /// Starts from the fleet's diagnostics (duplicate names, generators) and the clusters' labels
+    /// checked against Google Cloud's rules: an error among them already makes the sequence invalid.
+    fn new(start: Time, scenario: &Scenario, mut diags: Vec<Diagnostic>) -> Builder {
+        crate::labels::gcp::check_clusters(scenario, &mut diags);
+        let valid = !diags.iter().any(Diagnostic::is_error);
         Builder {
             start,
             availability: BTreeMap::new(),
             diags,
             notes: Vec::new(),
-            valid: true,
+            valid,
+            plannable: true,
         }
+    }
+
+    /// A CEL selector at `path`; one that does not parse is an error that leaves nothing to plan.
+    fn selector(&mut self, text: &str, path: String) -> Selector {
+        let (selector, error) = Selector::new(text);
+        if let Some(e) = error {
+            self.plannable = false;
+            self.error(
+                "cel-syntax",
+                format!("label selector `{text}`: {}", e.message),
+                path,
+            );
+        }
+        selector
     }
 
     fn error(&mut self, code: &'static str, msg: String, path: String) {
@@ -239,8 +262,10 @@ impl Builder {
                 at: e.at.unwrap_or(self.start).max(self.start),
             });
         }
-        // Stable: versions released at the same instant keep the order written.
-        out.sort_by_key(|r| r.at);
+        // By time, then version: the order written never changes a plan.
+        crate::sort::sort_by(&mut out, |a, b| {
+            (a.at, &a.version, &a.streams).cmp(&(b.at, &b.version, &b.streams))
+        });
         if out.is_empty() && self.valid {
             self.diags.push(
                 Diagnostic::info(
@@ -455,11 +480,22 @@ impl Builder {
 
     fn finish(
         mut self,
-        stages: Vec<StageSetup>,
-        clusters: Vec<ClusterSetup>,
+        mut stages: Vec<StageSetup>,
+        mut clusters: Vec<ClusterSetup>,
         releases: Vec<Release>,
         path: &str,
     ) -> Setup {
+        // GKE's own order (stage, then cluster name) everywhere, whatever order the input lists
+        // clusters in: every later loop (rows, same-instant events, ties) walks clusters by index.
+        crate::sort::sort_by(&mut clusters, |a, b| {
+            (a.stage, &a.name).cmp(&(b.stage, &b.name))
+        });
+        for s in &mut stages {
+            s.members.clear();
+        }
+        for (i, c) in clusters.iter().enumerate() {
+            stages[c.stage].members.push(i);
+        }
         let channels: BTreeSet<&str> = clusters
             .iter()
             .filter(|c| !c.excluded)
@@ -540,6 +576,7 @@ impl Builder {
             clusters,
             releases,
             valid: self.valid,
+            plannable: self.plannable,
             computed_channel: computed,
             notes: self.notes,
             diagnostics: self.diags,
@@ -550,7 +587,7 @@ impl Builder {
 /// Custom stages: stage order as written, clusters assigned by fleet and label selector.
 pub fn rollout_sequence(scenario: &Scenario, seq: &RolloutSequence, start: Time) -> Setup {
     let (fleet, diags) = scenario.fleet();
-    let mut b = Builder::new(start, diags);
+    let mut b = Builder::new(start, scenario, diags);
     let path = "strategy";
     let mut stages = Vec::new();
     let mut catch_all: BTreeMap<String, usize> = BTreeMap::new();
@@ -602,7 +639,10 @@ pub fn rollout_sequence(scenario: &Scenario, seq: &RolloutSequence, start: Time)
                 catch_all.insert(fleet.clone(), i);
             }
         }
-        let selector = s.label_selector.as_deref().map(Selector::new);
+        let selector = s
+            .label_selector
+            .as_deref()
+            .map(|t| b.selector(t, format!("{sp}.labelSelector")));
         // Stage names: the number GKE uses, the fleet, and a short form of the selector.
         let name = match (
             &s.label_selector,
@@ -638,7 +678,10 @@ pub fn rollout_sequence(scenario: &Scenario, seq: &RolloutSequence, start: Time)
             }
         }
     }
-    let ignored = seq.ignored_clusters_selector.as_deref().map(Selector::new);
+    let ignored = seq
+        .ignored_clusters_selector
+        .as_deref()
+        .map(|t| b.selector(t, format!("{path}.ignoredClustersSelector")));
     let releases = b.versions(&seq.versions, path);
     let mut clusters = Vec::new();
     let mut outside = Vec::new();
@@ -671,8 +714,9 @@ pub fn rollout_sequence(scenario: &Scenario, seq: &RolloutSequence, start: Time)
             clusters.push(c);
         }
     }
-    report_outside(&mut b, &outside);
-    for (i, (key, names)) in &surprises {
+    report_outside(&mut b, &mut outside);
+    for (i, (key, names)) in &mut surprises {
+        names.sort_unstable();
         let shown = names[..names.len().min(5)].join(", ");
         b.diags.push(
             Diagnostic::warning(
@@ -705,10 +749,11 @@ pub fn rollout_sequence(scenario: &Scenario, seq: &RolloutSequence, start: Time)
     b.finish(stages, clusters, releases, path)
 }
 
-fn report_outside(b: &mut Builder, outside: &[&str]) {
+fn report_outside(b: &mut Builder, outside: &mut [&str]) {
     if outside.is_empty() {
         return;
     }
+    outside.sort_unstable();
     let shown = outside[..outside.len().min(5)].join(", ");
     b.diags.push(
         Diagnostic::info(
@@ -726,7 +771,7 @@ fn report_outside(b: &mut Builder, outside: &[&str]) {
 /// Fleet-based (or scope-based) chains: the order follows `upstreamFleets`.
 pub fn fleet_sequence(scenario: &Scenario, seq: &FleetSequence, start: Time) -> Setup {
     let (fleet, diags) = scenario.fleet();
-    let mut b = Builder::new(start, diags);
+    let mut b = Builder::new(start, scenario, diags);
     let path = "strategy";
     let scopes = match seq.grouping.as_deref() {
         None | Some("fleet") => false,
@@ -920,7 +965,7 @@ pub fn fleet_sequence(scenario: &Scenario, seq: &FleetSequence, start: Time) -> 
             clusters.push(c);
         }
     }
-    report_outside(&mut b, &outside);
+    report_outside(&mut b, &mut outside);
     for (i, s) in stages.iter_mut().enumerate() {
         if s.members.is_empty() {
             // An empty group qualifies nothing: versions pass through it at once.
