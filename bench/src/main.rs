@@ -19,7 +19,9 @@ fn time_plan(scenario: &fleetplan::Scenario) -> (f64, usize) {
     let plan = fleetplan::plan(scenario);
     let errors = plan.diagnostics.iter().filter(|d| d.is_error()).count();
     if errors > 0 {
-        eprintln!("warning: a benchmark scenario has {errors} errors; timings measure a refused run");
+        eprintln!(
+            "warning: a benchmark scenario has {errors} errors; timings measure a refused run"
+        );
     }
     let mut times: Vec<f64> = (0..RUNS)
         .map(|_| {

@@ -394,7 +394,11 @@ impl Reader<'_> {
             seq.display_name = self.string(v, &root.field("displayName"));
         }
         if let Some(v) = get(m, "labels") {
-            self.resource_labels(v, &report_only(&root.field("labels")), "the RolloutSequence");
+            self.resource_labels(
+                v,
+                &report_only(&root.field("labels")),
+                "the RolloutSequence",
+            );
         }
         if let Some(v) = get(m, "ignoredClustersSelector") {
             let p = root.field("ignoredClustersSelector");
@@ -448,7 +452,10 @@ impl Reader<'_> {
     fn resource_labels(&mut self, n: &Node, p: &Path, owner: &str) {
         let Value::Map(entries) = &n.value else {
             if !n.is_null() {
-                let msg = format!("`labels` must be a map of key: value, found {}", n.describe());
+                let msg = format!(
+                    "`labels` must be a map of key: value, found {}",
+                    n.describe()
+                );
                 self.error("wrong-type", msg, p, n);
             }
             return;

@@ -42,7 +42,9 @@ pub fn label_errors(key: &str, value: &str) -> Vec<String> {
         out.push(format!("Invalid key format: {key}\n{KEY_FORMAT_ERROR}"));
     }
     if !value_ok(value) {
-        out.push(format!("Invalid value format: {value}\n{VALUE_FORMAT_ERROR}"));
+        out.push(format!(
+            "Invalid value format: {value}\n{VALUE_FORMAT_ERROR}"
+        ));
     }
     out
 }
@@ -91,7 +93,12 @@ pub fn check<'a>(
 pub fn check_clusters(scenario: &Scenario, diags: &mut Vec<Diagnostic>) {
     for (i, c) in scenario.clusters.iter().enumerate() {
         let owner = format!("cluster `{}`", c.name);
-        check(&owner, c.labels.iter(), &format!("clusters[{i}].labels"), diags);
+        check(
+            &owner,
+            c.labels.iter(),
+            &format!("clusters[{i}].labels"),
+            diags,
+        );
     }
     for (g, gen) in scenario.generate.iter().enumerate() {
         if gen.count == 0 {
@@ -151,7 +158,9 @@ mod tests {
         for ok in ["env", "prod-region", "a_1", "é", "日本", "x-", "a0"] {
             assert!(key_ok(ok), "{ok}");
         }
-        for bad in ["", "Env", "1env", "-env", "_env", "bad key", "env.x", "a/b", "ENV"] {
+        for bad in [
+            "", "Env", "1env", "-env", "_env", "bad key", "env.x", "a/b", "ENV",
+        ] {
             assert!(!key_ok(bad), "{bad}");
         }
     }
@@ -195,9 +204,19 @@ mod tests {
             (0..n).map(|i| (format!("k{i}"), String::new())).collect()
         };
         let mut diags = Vec::new();
-        check("cluster `a`", labels(64).iter(), "clusters[0].labels", &mut diags);
+        check(
+            "cluster `a`",
+            labels(64).iter(),
+            "clusters[0].labels",
+            &mut diags,
+        );
         assert!(diags.is_empty(), "{diags:?}");
-        check("cluster `a`", labels(65).iter(), "clusters[0].labels", &mut diags);
+        check(
+            "cluster `a`",
+            labels(65).iter(),
+            "clusters[0].labels",
+            &mut diags,
+        );
         assert_eq!(diags.len(), 1);
         assert_eq!(
             diags[0].message,
@@ -212,7 +231,12 @@ mod tests {
         let labels: std::collections::BTreeMap<String, String> =
             [("env".to_string(), long.clone())].into();
         let mut diags = Vec::new();
-        check("cluster `a`", labels.iter(), "clusters[0].labels", &mut diags);
+        check(
+            "cluster `a`",
+            labels.iter(),
+            "clusters[0].labels",
+            &mut diags,
+        );
         let shown: Vec<(&str, &str)> = diags.iter().map(|d| (d.code, d.message.as_str())).collect();
         let refused = format!("Invalid value format: {long}\n{VALUE_FORMAT_ERROR}");
         assert_eq!(
