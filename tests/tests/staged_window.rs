@@ -151,8 +151,11 @@ struct Expected {
     stuck: Option<i64>,
 }
 
-/// The walk, second by second. Returns every cluster's fate by name, each stage's end, the run's end.
-fn walk(stages: &[Stage]) -> (Vec<(String, Expected)>, Vec<Option<i64>>, Option<i64>) {
+/// What the walk says of a whole run: every cluster's fate by name, each stage's end, the run's end.
+type Walk = (Vec<(String, Expected)>, Vec<Option<i64>>, Option<i64>);
+
+/// The walk, second by second.
+fn walk(stages: &[Stage]) -> Walk {
     let mut fates = Vec::new();
     let mut stage_ends = Vec::new();
     let mut t = 0i64;
