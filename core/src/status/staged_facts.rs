@@ -54,6 +54,8 @@ pub fn init(run: &RunStatus, fleet_index: &HashMap<&str, usize>) -> Init {
         namespace: run.namespace.clone(),
         // The controller refuses to initialize a run that leaves a cluster out: a status has none.
         unstaged: Vec::new(),
+        // The status' `appliedStrategy` is not read: done means Succeeded either way.
+        report_diff: false,
     }
 }
 
