@@ -699,3 +699,20 @@ assumptions: {applyDuration: 30s, deleteDuration: 1m}
         "#]],
     );
 }
+
+#[wasm_bindgen_test(unsupported = test)]
+fn unavailable_period_seconds_zero_makes_an_untrackable_cluster_ready_when_applied() {
+    // isBindingReady: an untrackable binding is ready once Available has been True for
+    // unavailablePeriodSeconds: with 0 at the apply itself (30s per cluster, one at a time: +2m),
+    // with 1 a second later (+2m04s).
+    let end = |secs: u32| {
+        let text = four(
+            &format!("  rollingUpdate: {{maxUnavailable: 1, unavailablePeriodSeconds: {secs}}}\n  resources: [Job]"),
+            "",
+        );
+        let (_, plans) = fleetplan_tests::load_and_plan(&text);
+        plans[0].end.map(|e| e.since(plans[0].start).to_string())
+    };
+    assert_eq!(end(0).as_deref(), Some("2m"));
+    assert_eq!(end(1).as_deref(), Some("2m4s"));
+}

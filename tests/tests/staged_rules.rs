@@ -924,3 +924,103 @@ assumptions: {updateDuration: 10m, applyDuration: 20s}
         "#]],
     );
 }
+
+#[wasm_bindgen_test(unsupported = test)]
+fn the_stuck_mark_needs_strictly_more_than_five_minutes() {
+    // execution.go: `timeElapsed > updateRunStuckThreshold` (5m). A 5m update is never marked; one of
+    // 5m1s is marked at +5m after it started.
+    let input = r#"
+start: 2026-11-23T09:00:00Z
+clusters: [{name: a}, {name: b}]
+strategy:
+  kind: kubefleet-staged
+  stages: [{name: all, labelSelector: {}}]
+assumptions:
+  updateDuration: {default: 5m, overrides: [{cluster: b, duration: 5m1s}]}
+"#;
+    let (_, plans) = fleetplan_tests::load_and_plan(input);
+    let stuck: Vec<(&str, Option<String>)> = plans[0].stages[0]
+        .clusters
+        .iter()
+        .map(|c| {
+            let at = c
+                .stuck_at
+                .map(|t| fleetplan_tests::render::offset(plans[0].start, t));
+            (c.name.as_str(), at)
+        })
+        .collect();
+    assert_eq!(stuck, [("a", None), ("b", Some("+10m".to_string()))]);
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn the_not_placed_message_lists_ten_names_and_the_eleventh_is_cut() {
+    // initialization.go: "some clusters are not placed in any stage, total %d, showing up to 10: %s".
+    let message = |count: usize| {
+        let input = format!(
+            "generate: [{{count: {count}, name: \"x{{i:02}}\"}}]\nstrategy:\n  kind: kubefleet-staged\n  stages: [{{name: none, labelSelector: {{matchLabels: {{env: y}}}}}}]\n"
+        );
+        let (_, plans) = fleetplan_tests::load_and_plan(&input);
+        plans[0]
+            .diagnostics
+            .iter()
+            .find(|d| d.code == "cluster-in-no-stage")
+            .map(|d| d.message.rsplit(": ").next().unwrap_or("").to_string())
+    };
+    assert_eq!(
+        message(10).as_deref(),
+        Some("x01, x02, x03, x04, x05, x06, x07, x08, x09, x10")
+    );
+    assert_eq!(
+        message(11).as_deref(),
+        Some("x01, x02, x03, x04, x05, x06, x07, x08, x09, x10")
+    );
+    let total = |count: usize| {
+        let input = format!(
+            "generate: [{{count: {count}, name: \"x{{i:02}}\"}}]\nstrategy:\n  kind: kubefleet-staged\n  stages: [{{name: none, labelSelector: {{matchLabels: {{env: y}}}}}}]\n"
+        );
+        let (_, plans) = fleetplan_tests::load_and_plan(&input);
+        plans[0].diagnostics.iter().any(|d| {
+            d.message
+                .contains(&format!("total {count}, showing up to 10"))
+        })
+    };
+    assert!(total(10) && total(11));
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn a_timed_wait_must_be_longer_than_zero_for_the_controller() {
+    // "0s" matches the CRD pattern, so only initialization refuses it ("wait duration <= 0");
+    // "1s" is the shortest accepted wait.
+    assert_eq!(
+        refusals("afterStageTasks: [{type: TimedWait, waitTime: 0s}]", "example-run"),
+        "invalid-after-stage-tasks: cannot continue the updateRun: failed to validate the updateRun: failed to process the request due to a client error: the after stage tasks are invalid, updateStrategy: `/example-strategy`, stage: one, err: task 0 of type TimedWait has wait duration <= 0\n"
+    );
+    assert_eq!(
+        refusals(
+            "afterStageTasks: [{type: TimedWait, waitTime: 1s}]",
+            "example-run"
+        ),
+        ""
+    );
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn the_stuck_message_cuts_after_three_names() {
+    // generateStuckClustersString: three names as they are, four or more: the first three and "...".
+    let failing = |n: usize| {
+        let names: Vec<String> = ["a", "b", "c", "d", "e"][..n]
+            .iter()
+            .map(|c| format!("{{cluster: {c}, after: 1m}}"))
+            .collect();
+        FAILING
+            .replace("maxConcurrency: 2", "maxConcurrency: 5")
+            .replace(
+                "failures: [{cluster: b, after: 1m}]",
+                &format!("failures: [{}]", names.join(", ")),
+            )
+    };
+    expect![[r#"
+        +5m UpdateRunStuck [all/a]: The updateRun is stuck waiting for a, b, c... cluster(s) in stage all to finish updating, please check placement status for potential errors
+    "#]]
+    .assert_eq(&events(&failing(4), &["UpdateRunStuck"]));
+}

@@ -515,6 +515,51 @@ mod tests {
     }
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn atoi_is_int64_on_both_sides_of_its_range() {
+        // strconv.Atoi on a 64-bit platform: i64::MAX and MIN parse, one beyond does not.
+        assert_eq!(go_atoi("9223372036854775807"), Ok(i64::MAX));
+        assert_eq!(go_atoi("-9223372036854775808"), Ok(i64::MIN));
+        assert!(go_atoi("9223372036854775808")
+            .unwrap_err()
+            .ends_with("value out of range"));
+        assert!(go_atoi("-9223372036854775809")
+            .unwrap_err()
+            .ends_with("value out of range"));
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn the_percent_pattern_accepts_1_to_100_exactly() {
+        // ^(100|[1-9][0-9]?)%$: 1%..99% without a leading zero, and 100%.
+        for ok in ["1%", "9%", "10%", "99%", "100%"] {
+            assert!(parse_percent(ok).is_some(), "{ok}");
+        }
+        for bad in ["0%", "01%", "101%", "1000%", "100", "%", "1.5%", " 1%"] {
+            assert_eq!(parse_percent(bad), None, "{bad}");
+        }
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn percent_max_concurrency_rounds_down_on_both_sides_of_each_step() {
+        // calculateMaxConcurrencyValue: GetScaledValueFromIntOrPercent(.., roundUp=false), then 0 → 1.
+        let p = |s: &str| IntOrString::Str(s.into());
+        // 50% of 3 = 1.5 → 1 (not 2); of 4 = 2 exactly.
+        assert_eq!(effective_max_concurrency(Some(&p("50%")), 3), 1);
+        assert_eq!(effective_max_concurrency(Some(&p("50%")), 4), 2);
+        // 25% of 7 = 1.75 → 1; of 8 = 2.
+        assert_eq!(effective_max_concurrency(Some(&p("25%")), 7), 1);
+        assert_eq!(effective_max_concurrency(Some(&p("25%")), 8), 2);
+        // 10% of 9 = 0.9 → 0 → the minimum 1; of 10 = 1; of 19 = 1.9 → 1; of 20 = 2.
+        assert_eq!(effective_max_concurrency(Some(&p("10%")), 9), 1);
+        assert_eq!(effective_max_concurrency(Some(&p("10%")), 10), 1);
+        assert_eq!(effective_max_concurrency(Some(&p("10%")), 19), 1);
+        assert_eq!(effective_max_concurrency(Some(&p("10%")), 20), 2);
+        // An integer is taken as it is, above the cluster count too; 1 is the default.
+        assert_eq!(effective_max_concurrency(Some(&IntOrString::Int(1)), 5), 1);
+        assert_eq!(effective_max_concurrency(Some(&IntOrString::Int(6)), 5), 6);
+        assert_eq!(effective_max_concurrency(None, 5), 1);
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn percent_max_concurrency_floors_with_minimum_one() {
         let p = |s: &str| IntOrString::Str(s.into());
         assert_eq!(effective_max_concurrency(Some(&p("25%")), 10), 2);

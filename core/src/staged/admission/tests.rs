@@ -134,3 +134,61 @@ fn the_run_name_is_at_most_63_characters_by_a_rule_on_the_whole_object() {
     run.run.name = "r".repeat(64);
     assert_eq!(messages(&run).1, [format!("The ClusterStagedUpdateRun \"{}\" is invalid: <nil>: Invalid value: \"object\": metadata.name max length is 63", run.run.name)]);
 }
+
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+fn at_most_31_stages() {
+    let stage = |i: usize| StageConfig {
+        name: format!("s{i}"),
+        ..StageConfig::default()
+    };
+    let mut run = one_stage(stage(0));
+    run.stages = (0..31).map(stage).collect();
+    assert!(messages(&run).0.strategy, "31 stages");
+    run.stages.push(stage(31));
+    assert_eq!(messages(&run).1, [
+        "The ClusterStagedUpdateStrategy \"s\" is invalid: spec.stages: Too many: 32: must have at most 31 items",
+        "The ClusterStagedUpdateStrategy \"s\" is invalid: <nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
+    ]);
+}
+
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+fn wait_times_follow_the_crd_pattern() {
+    // ^(?:(?:0|[1-9][0-9]*)(\.[0-9]+)?(?:s|m|h))+$: h, m, s only, no leading zero, decimals allowed.
+    for ok in ["0s", "1s", "1h30m", "1.5h", "90s", "10m", "0.5m"] {
+        let stage = StageConfig {
+            name: "a".into(),
+            after_stage_tasks: vec![task("TimedWait", Some(ok))],
+            ..StageConfig::default()
+        };
+        assert!(messages(&one_stage(stage)).0.strategy, "{ok}");
+    }
+    for bad in ["1d", "01h", "30", "1ms", "1.h", "h", "1 h", "-1h"] {
+        let stage = StageConfig {
+            name: "a".into(),
+            after_stage_tasks: vec![task("TimedWait", Some(bad))],
+            ..StageConfig::default()
+        };
+        assert_eq!(
+            messages(&one_stage(stage)).1,
+            [format!("The ClusterStagedUpdateStrategy \"s\" is invalid: spec.stages[0].afterStageTasks[0].waitTime: Invalid value: \"{bad}\": spec.stages[0].afterStageTasks[0].waitTime in body should match '^(?:(?:0|[1-9][0-9]*)(\\.[0-9]+)?(?:s|m|h))+$'")],
+            "{bad}"
+        );
+    }
+}
+
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+fn the_placement_name_is_at_most_255_bytes() {
+    let mut run = one_stage(StageConfig {
+        name: "a".into(),
+        ..StageConfig::default()
+    });
+    // 255 characters in labels of 63 or fewer (a valid DNS subdomain as well).
+    let label = "p".repeat(63);
+    run.placement.name = format!("{label}.{label}.{label}.{}", "p".repeat(63));
+    assert_eq!(run.placement.name.len(), 255);
+    assert!(messages(&run).0.run);
+    run.placement.name.push('p');
+    let (a, msgs) = messages(&run);
+    assert!(!a.run);
+    assert!(msgs.contains(&"The ClusterStagedUpdateRun \"example-run\" is invalid: spec.placementName: Too long: may not be more than 255 bytes".to_string()), "{msgs:?}");
+}
