@@ -19,7 +19,13 @@ pub fn run(args: &CheckArgs) -> Status {
     }
     // Stable: within a severity, the order of the input is kept.
     all.sort_by_key(|d| d.severity);
-    let tally = |sev: Severity| all.iter().filter(|d| d.severity == sev).count();
+    // A capped list's "… and N more" stands for N problems.
+    let tally = |sev: Severity| -> usize {
+        all.iter()
+            .filter(|d| d.severity == sev)
+            .map(Diagnostic::count)
+            .sum()
+    };
     let (errors, warnings, infos) = (
         tally(Severity::Error),
         tally(Severity::Warning),

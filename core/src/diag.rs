@@ -1,6 +1,6 @@
 //! Diagnostics: what is wrong, how badly, and where (a field path, and a file line/column when known).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
 use serde::Serialize;
@@ -39,6 +39,10 @@ pub struct Diagnostic {
     /// [`Diagnostic::subject`].
     #[serde(skip_serializing_if = "Option::is_none")]
     pub subject: Option<Box<Subject>>,
+    /// Non-zero on the one diagnostic that stands for the diagnostics of its code left out past
+    /// [`MAX_PER_CODE`] ("… and 1,954,000 more"): how many there were.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub omitted: usize,
 }
 
 /// The name of what a diagnostic is about. Behind a thin box: diagnostics are returned by value in
@@ -46,6 +50,14 @@ pub struct Diagnostic {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(transparent)]
 pub struct Subject(pub String);
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+/// Diagnostics of one code past this many are counted, not listed: a mistake repeated over a million
+/// clusters must not produce a million messages (nor the memory to hold them).
+pub const MAX_PER_CODE: usize = 100;
 
 impl Diagnostic {
     /// What the diagnostic is about, named as people write it (`cluster prod-3`).
@@ -61,6 +73,7 @@ impl Diagnostic {
             path: None,
             location: None,
             subject: None,
+            omitted: 0,
         }
     }
     pub fn warning(code: &'static str, message: impl Into<String>) -> Self {
@@ -71,6 +84,7 @@ impl Diagnostic {
             path: None,
             location: None,
             subject: None,
+            omitted: 0,
         }
     }
     pub fn info(code: &'static str, message: impl Into<String>) -> Self {
@@ -81,6 +95,7 @@ impl Diagnostic {
             path: None,
             location: None,
             subject: None,
+            omitted: 0,
         }
     }
     pub fn at(mut self, path: impl Into<String>) -> Self {
@@ -89,6 +104,123 @@ impl Diagnostic {
     }
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
+    }
+
+    /// How many problems this diagnostic stands for: one, or those it summarizes.
+    pub fn count(&self) -> usize {
+        self.omitted.max(1)
+    }
+
+    /// The "… and N more" diagnostic for `omitted` left-out diagnostics of `like`'s code.
+    fn more(like: &Diagnostic, omitted: usize) -> Diagnostic {
+        Diagnostic {
+            severity: like.severity,
+            code: like.code,
+            message: format!("… and {} more", thousands(omitted)),
+            path: None,
+            location: None,
+            subject: None,
+            omitted,
+        }
+    }
+}
+
+/// `1954000` → `1,954,000`.
+pub fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Keeps the first [`MAX_PER_CODE`] diagnostics of each code, in order, and folds the rest (and any
+/// summaries a [`Cap`] already made) into one "… and N more" right after the last one kept.
+pub fn cap(diags: &mut Vec<Diagnostic>) {
+    // Per code: how many are listed, how many left out, and after which index the summary goes.
+    let mut codes: HashMap<&'static str, (usize, usize, usize)> = HashMap::new();
+    let mut over = false;
+    for (i, d) in diags.iter().enumerate() {
+        let (listed, omitted, anchor) = codes.entry(d.code).or_insert((0, 0, i));
+        if d.omitted > 0 {
+            *omitted += d.omitted;
+            over = true;
+        } else if *listed < MAX_PER_CODE {
+            *listed += 1;
+            *anchor = i;
+        } else {
+            *omitted += 1;
+            over = true;
+        }
+    }
+    if !over {
+        return;
+    }
+    let mut shown: HashMap<&'static str, usize> = HashMap::new();
+    let old = std::mem::take(diags);
+    for (i, d) in old.into_iter().enumerate() {
+        let (_, omitted, anchor) = codes[d.code];
+        let n = shown.entry(d.code).or_default();
+        let keep = d.omitted == 0 && *n < MAX_PER_CODE;
+        if keep {
+            *n += 1;
+        }
+        let summary = (i == anchor && omitted > 0).then(|| Diagnostic::more(&d, omitted));
+        if keep {
+            diags.push(d);
+        }
+        diags.extend(summary);
+    }
+}
+
+/// Caps diagnostics while they are made, for checks that can repeat once per cluster and stage:
+/// past [`MAX_PER_CODE`] of a code, [`Cap::push`] only counts them, on one "… and N more"
+/// diagnostic (whose text [`cap`] writes when the list is handed out).
+#[derive(Debug, Default)]
+pub struct Cap {
+    /// Per code: how many were listed, and where its summary sits in the list.
+    seen: HashMap<&'static str, (usize, Option<usize>)>,
+}
+
+impl Cap {
+    /// Whether a diagnostic of `code` would still be listed (so a costly message is worth making).
+    pub fn admits(&self, code: &str) -> bool {
+        self.seen.get(code).is_none_or(|(n, _)| *n < MAX_PER_CODE)
+    }
+
+    pub fn push(&mut self, diags: &mut Vec<Diagnostic>, d: Diagnostic) {
+        if self.admits(d.code) {
+            self.seen.entry(d.code).or_default().0 += 1;
+            diags.push(d);
+        } else {
+            self.count(diags, d.severity, d.code);
+        }
+    }
+
+    /// Counts one more left-out diagnostic of `code` without its message (after [`Cap::admits`]
+    /// said no).
+    pub fn count(&mut self, diags: &mut Vec<Diagnostic>, severity: Severity, code: &'static str) {
+        let (_, summary) = self.seen.entry(code).or_default();
+        match summary.and_then(|i| diags.get_mut(i)) {
+            Some(s) if s.code == code && s.omitted > 0 => s.omitted += 1,
+            _ => {
+                *summary = Some(diags.len());
+                let like = Diagnostic {
+                    severity,
+                    code,
+                    message: String::new(),
+                    path: None,
+                    location: None,
+                    subject: None,
+                    omitted: 0,
+                };
+                diags.push(Diagnostic::more(&like, 1));
+            }
+        }
     }
 }
 

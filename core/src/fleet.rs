@@ -2,40 +2,80 @@
 
 use std::collections::BTreeMap;
 
-use crate::diag::Diagnostic;
-use crate::model::{Cluster, ClusterGenerator, FleetCluster, Scenario, SpreadMode};
+use crate::diag::{thousands, Cap, Diagnostic};
+use crate::labels::go_quote;
+use crate::model::{Cluster, ClusterGenerator, FleetCluster, Scenario, SpreadMode, Strategy};
 
-/// Generated fleets above this size are refused: a typo such as `count: 10000000` must not freeze a browser tab.
+/// Fleets above this size are refused: a typo such as `count: 10000000` must not freeze a browser tab.
 pub const MAX_CLUSTERS: u64 = 1_000_000;
+/// What the names and labels of generated clusters may take together: a 2,000-character pattern
+/// times a million clusters once asked for 7.9 GB.
+pub const MAX_GENERATED_BYTES: u64 = 64 * 1024 * 1024;
+/// Kubernetes object names are DNS subdomains: at most 253 characters.
+pub const MAX_NAME: usize = 253;
+/// KubeFleet's MemberCluster allows 63 (`size(self.metadata.name) < 64` in its CRD).
+pub const MAX_MEMBER_CLUSTER_NAME: usize = 63;
 
 impl Scenario {
     /// Every cluster of the scenario, explicit ones first, each with the path that declared it.
-    /// Duplicate names are reported and only the first declaration is kept.
+    /// Duplicate names are reported and only the first declaration is kept; names too long for the
+    /// real system are reported; fleets past [`MAX_CLUSTERS`] or [`MAX_GENERATED_BYTES`] stop there.
     pub fn fleet(&self) -> (Vec<FleetCluster>, Vec<Diagnostic>) {
         let mut diags = Vec::new();
-        let mut out: Vec<FleetCluster> = Vec::with_capacity(self.clusters.len());
-        for (i, c) in self.clusters.iter().enumerate() {
+        let mut cap = Cap::default();
+        let member_clusters = matches!(
+            self.strategy,
+            Strategy::KubefleetStaged(_) | Strategy::KubefleetRolling(_)
+        );
+        let explicit = self.clusters.len().min(MAX_CLUSTERS as usize);
+        if self.clusters.len() > explicit {
+            diags.push(
+                Diagnostic::error(
+                    "fleet-too-large",
+                    format!(
+                        "the fleet has {} clusters; fleetplan plans at most {}, the rest are left out",
+                        thousands(self.clusters.len()),
+                        thousands(MAX_CLUSTERS as usize)
+                    ),
+                )
+                .at(format!("clusters[{explicit}]")),
+            );
+        }
+        let mut out: Vec<FleetCluster> = Vec::with_capacity(explicit);
+        for (i, c) in self.clusters[..explicit].iter().enumerate() {
             let path = format!("clusters[{i}]");
             if c.name.is_empty() {
-                diags.push(
+                cap.push(
+                    &mut diags,
                     Diagnostic::error("cluster-name-missing", "cluster has no name")
                         .at(format!("{path}.name")),
                 );
                 continue;
+            }
+            if cap.admits("cluster-name-too-long") || cap.admits("member-cluster-name-too-long") {
+                for d in name_length(&c.name, member_clusters) {
+                    cap.push(&mut diags, d.at(format!("{path}.name")));
+                }
             }
             out.push(FleetCluster {
                 cluster: c.clone(),
                 path,
             });
         }
-        let mut total: u64 = self.clusters.len() as u64;
+        let mut total: u64 = explicit as u64;
+        let mut bytes: u64 = 0;
         for (g, gen) in self.generate.iter().enumerate() {
             let path = format!("generate[{g}]");
-            total += u64::from(gen.count);
-            if total > MAX_CLUSTERS {
+            if total + u64::from(gen.count) > MAX_CLUSTERS {
                 diags.push(
-                    Diagnostic::error("fleet-too-large", format!("the fleet would have more than {MAX_CLUSTERS} clusters; generator skipped"))
-                        .at(format!("{path}.count")),
+                    Diagnostic::error(
+                        "fleet-too-large",
+                        format!(
+                            "the fleet would have more than {} clusters; generator skipped",
+                            thousands(MAX_CLUSTERS as usize)
+                        ),
+                    )
+                    .at(format!("{path}.count")),
                 );
                 continue;
             }
@@ -49,20 +89,124 @@ impl Scenario {
                 );
                 continue;
             }
+            if gen.count == 0 {
+                continue;
+            }
+            // Names grow with their index, so the last is the longest and the first too long is
+            // found by bisection; neither needs the fleet to be generated.
+            let last = format_name(&gen.name, u64::from(gen.first) + u64::from(gen.count - 1));
+            // Kubernetes measures object names in bytes, CEL's `size()` in characters.
+            let first_longer = |limit: usize, measure: fn(&str) -> usize| {
+                (measure(&last) > limit).then(|| {
+                    let (mut lo, mut hi) = (0u32, gen.count - 1);
+                    while lo < hi {
+                        let mid = lo + (hi - lo) / 2;
+                        let name = format_name(&gen.name, u64::from(gen.first) + u64::from(mid));
+                        if measure(&name) > limit {
+                            hi = mid;
+                        } else {
+                            lo = mid + 1;
+                        }
+                    }
+                    format_name(&gen.name, u64::from(gen.first) + u64::from(lo))
+                })
+            };
+            if let Some(name) = first_longer(MAX_NAME, str::len) {
+                for d in name_length(&name, member_clusters) {
+                    diags.push(d.at(format!("{path}.name")));
+                }
+                diags.push(
+                    Diagnostic::error(
+                        "generator-skipped",
+                        "this generator's names are longer than any Kubernetes object name: no cluster is generated",
+                    )
+                    .at(format!("{path}.name")),
+                );
+                continue;
+            }
+            if let Some(name) =
+                first_longer(MAX_MEMBER_CLUSTER_NAME, |n| n.chars().count()).filter(|_| member_clusters)
+            {
+                diags.extend(
+                    name_length(&name, true)
+                        .into_iter()
+                        .map(|d| d.at(format!("{path}.name"))),
+                );
+            }
+            let label_bytes: u64 = gen
+                .labels
+                .iter()
+                .map(|(k, spread)| {
+                    let longest = spread.values.iter().map(String::len).max().unwrap_or(0);
+                    // An index label's value is the cluster's number: at most 20 digits.
+                    (k.len() + longest.max(20)) as u64
+                })
+                .sum();
+            let cost = u64::from(gen.count) * (last.len() as u64 + label_bytes);
+            if bytes + cost > MAX_GENERATED_BYTES {
+                diags.push(
+                    Diagnostic::error(
+                        "fleet-too-large",
+                        format!(
+                            "the generated clusters' names and labels would take {} bytes; fleetplan holds at most {} MiB of them; generator skipped",
+                            thousands(usize::try_from(bytes + cost).unwrap_or(usize::MAX)),
+                            MAX_GENERATED_BYTES / (1024 * 1024)
+                        ),
+                    )
+                    .at(format!("{path}.count")),
+                );
+                continue;
+            }
+            total += u64::from(gen.count);
+            bytes += cost;
             out.reserve(gen.count as usize);
             out.extend((0..gen.count).map(|k| FleetCluster {
                 cluster: generate_one(gen, k),
                 path: path.clone(),
             }));
         }
-        drop_duplicates(&mut out, &mut diags);
+        drop_duplicates(&mut out, &mut diags, &mut cap);
         (out, diags)
     }
 }
 
+/// The API server's refusals of a cluster name too long: any Kubernetes object name (a DNS subdomain,
+/// `metadata.name: Invalid value: …: must be no more than 253 characters`), then, for a KubeFleet
+/// MemberCluster, its CRD's rule (`<nil>: Invalid value: "object": metadata.name max length is 63`).
+/// kubectl lists both when both fail.
+fn name_length(name: &str, member_cluster: bool) -> Vec<Diagnostic> {
+    let chars = name.chars().count();
+    let mut out = Vec::new();
+    let refusal = |cause: String| {
+        if member_cluster {
+            format!("The MemberCluster {} is invalid: {cause}", go_quote(name))
+        } else {
+            format!("cluster {} is invalid: {cause}", go_quote(name))
+        }
+    };
+    if name.len() > MAX_NAME {
+        out.push(Diagnostic::error(
+            "cluster-name-too-long",
+            refusal(format!(
+                "metadata.name: Invalid value: {}: must be no more than {MAX_NAME} characters",
+                go_quote(name)
+            )),
+        ));
+    }
+    if member_cluster && chars > MAX_MEMBER_CLUSTER_NAME {
+        out.push(Diagnostic::error(
+            "member-cluster-name-too-long",
+            refusal(format!(
+                "<nil>: Invalid value: \"object\": metadata.name max length is {MAX_MEMBER_CLUSTER_NAME}"
+            )),
+        ));
+    }
+    out
+}
+
 /// Keeps the first declaration of each name and reports the others. Sorting indices by name finds
 /// duplicates without hashing or copying a single name, which matters for generated fleets.
-fn drop_duplicates(fleet: &mut Vec<FleetCluster>, diags: &mut Vec<Diagnostic>) {
+fn drop_duplicates(fleet: &mut Vec<FleetCluster>, diags: &mut Vec<Diagnostic>, cap: &mut Cap) {
     let mut order: Vec<u32> = (0..fleet.len() as u32).collect();
     order.sort_unstable_by(|&a, &b| {
         fleet[a as usize]
@@ -81,7 +225,8 @@ fn drop_duplicates(fleet: &mut Vec<FleetCluster>, diags: &mut Vec<Diagnostic>) {
         } else {
             duplicate[order[k] as usize] = true;
             any = true;
-            diags.push(
+            cap.push(
+                diags,
                 Diagnostic::error(
                     "duplicate-cluster",
                     format!("cluster `{}` is declared twice (first at {}); member cluster names are unique", dup.cluster.name, first.path),

@@ -128,6 +128,7 @@ pub fn load_documents(parsed: Vec<(Node, &str)>, diagnostics: Vec<Diagnostic>) -
         out.diagnostics
             .push(Diagnostic::error("no-scenario", message));
     }
+    crate::diag::cap(&mut out.diagnostics);
     out
 }
 

@@ -52,6 +52,7 @@ pub fn plan(scenario: &Scenario) -> Plan {
     };
     scenario.origin.attach(&mut plan.diagnostics);
     naming::name_subjects(scenario, &mut plan.diagnostics);
+    diag::cap(&mut plan.diagnostics);
     plan
 }
 

@@ -1,6 +1,6 @@
 //! Kubernetes label selectors: validation with apimachinery's error texts, and matching.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 use crate::labels;
 use crate::model::LabelSelector;
@@ -26,18 +26,49 @@ pub fn selects(selector: Option<&LabelSelector>) -> Selects {
 /// True when `labels` satisfy the selector. An absent selector matches nothing, an empty one everything
 /// (`metav1.LabelSelectorAsSelector`). Unknown operators match nothing; [`validate`] reports them.
 pub fn matches(selector: Option<&LabelSelector>, labels: &BTreeMap<String, String>) -> bool {
-    let Some(s) = selector else { return false };
-    s.match_labels.iter().all(|(k, v)| labels.get(k) == Some(v))
-        && s.match_expressions.iter().all(|e| {
-            let value = labels.get(&e.key);
-            match e.operator.as_str() {
-                "In" => value.is_some_and(|v| e.values.contains(v)),
-                "NotIn" => value.is_none_or(|v| !e.values.contains(v)),
-                "Exists" => value.is_some(),
-                "DoesNotExist" => value.is_none(),
-                _ => false,
-            }
-        })
+    Compiled::new(selector).matches(labels)
+}
+
+/// A selector prepared for matching many clusters: `In`/`NotIn` values in hash sets, so a list of
+/// 30,000 values against a million clusters is a lookup per cluster rather than a scan (over a minute).
+#[derive(Clone, Debug)]
+pub struct Compiled<'s> {
+    selector: Option<&'s LabelSelector>,
+    /// Per match expression: its values as a set.
+    sets: Vec<HashSet<&'s str>>,
+}
+
+impl<'s> Compiled<'s> {
+    pub fn new(selector: Option<&'s LabelSelector>) -> Compiled<'s> {
+        let sets = selector.map_or_else(Vec::new, |s| {
+            s.match_expressions
+                .iter()
+                .map(|e| e.values.iter().map(String::as_str).collect())
+                .collect()
+        });
+        Compiled { selector, sets }
+    }
+
+    /// The same answer as [`matches`].
+    pub fn matches(&self, labels: &BTreeMap<String, String>) -> bool {
+        let Some(s) = self.selector else {
+            return false;
+        };
+        s.match_labels.iter().all(|(k, v)| labels.get(k) == Some(v))
+            && s.match_expressions
+                .iter()
+                .zip(&self.sets)
+                .all(|(e, values)| {
+                    let value = labels.get(&e.key).map(String::as_str);
+                    match e.operator.as_str() {
+                        "In" => value.is_some_and(|v| values.contains(v)),
+                        "NotIn" => value.is_none_or(|v| !values.contains(v)),
+                        "Exists" => value.is_some(),
+                        "DoesNotExist" => value.is_none(),
+                        _ => false,
+                    }
+                })
+    }
 }
 
 /// How the API server prints a `[]string` bad value (`field.Error.ErrorBody` marshals it as JSON):

@@ -10,14 +10,17 @@ use std::collections::HashMap;
 use yaml_rust2::parser::{Event, Parser, Tag};
 use yaml_rust2::scanner::{Marker, ScanError, TScalarStyle};
 
-use crate::diag::{Diagnostic, Location};
+use crate::diag::{Cap, Diagnostic, Location};
 
 /// Nesting deeper than this is refused: no real scenario or manifest comes close, and every walk over
 /// the tree (including `Drop`) is then safely bounded.
 pub const MAX_DEPTH: usize = 128;
 
-/// Upper bound on nodes copied by alias expansion per input, against "billion laughs" documents.
+/// Upper bounds on what anchors and aliases may copy per input, against "billion laughs" documents:
+/// nodes, and bytes of keys and scalar text (18 KB of text once expanded to 9.6 GB by copying long
+/// strings, which a count of nodes alone does not see).
 pub const MAX_ALIAS_NODES: usize = 1_000_000;
+pub const MAX_ALIAS_BYTES: usize = 16 * 1024 * 1024;
 
 /// A node and where it starts (1-based line and column).
 #[derive(Clone, Debug, PartialEq)]
@@ -296,6 +299,9 @@ enum Frame {
         column: usize,
         anchor: usize,
         entries: Vec<Entry>,
+        /// Key → its entry, so a duplicate is found in constant time (a scan made 170,000 keys
+        /// take over a minute).
+        index: HashMap<String, usize>,
         key: Option<PendingKey>,
     },
 }
@@ -312,9 +318,54 @@ struct Builder<'f> {
     stack: Vec<Frame>,
     docs: Vec<Node>,
     diags: Vec<Diagnostic>,
-    /// Completed anchored nodes with their height, for depth checks when an alias copies them.
-    anchors: HashMap<usize, (Node, usize)>,
-    alias_budget: usize,
+    /// Completed anchored nodes with their height and size, for the depth and size checks when an
+    /// alias copies them.
+    anchors: HashMap<usize, Anchored>,
+    /// What anchors and aliases may still copy.
+    copy_budget: Size,
+    cap: Cap,
+}
+
+struct Anchored {
+    node: Node,
+    height: usize,
+    size: Size,
+}
+
+/// Nodes, and bytes of keys and scalar text, of a tree.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Size {
+    nodes: usize,
+    bytes: usize,
+}
+
+impl Size {
+    fn of(node: &Node) -> Size {
+        let mut size = Size::default();
+        let mut stack = vec![node];
+        while let Some(n) = stack.pop() {
+            size.nodes += 1;
+            match &n.value {
+                Value::Seq(items) => stack.extend(items.iter()),
+                Value::Map(entries) => {
+                    size.bytes += entries.iter().map(|e| e.key.len()).sum::<usize>();
+                    stack.extend(entries.iter().map(|e| &e.value));
+                }
+                Value::Scalar(s) => size.bytes += s.text.len(),
+            }
+        }
+        size
+    }
+
+    /// Takes `cost` out of the budget, or says the budget is spent.
+    fn spend(&mut self, cost: Size) -> bool {
+        if cost.nodes > self.nodes || cost.bytes > self.bytes {
+            return false;
+        }
+        self.nodes -= cost.nodes;
+        self.bytes -= cost.bytes;
+        true
+    }
 }
 
 impl<'f> Builder<'f> {
@@ -325,7 +376,11 @@ impl<'f> Builder<'f> {
             docs: Vec::new(),
             diags: Vec::new(),
             anchors: HashMap::new(),
-            alias_budget: MAX_ALIAS_NODES,
+            copy_budget: Size {
+                nodes: MAX_ALIAS_NODES,
+                bytes: MAX_ALIAS_BYTES,
+            },
+            cap: Cap::default(),
         }
     }
 
@@ -362,14 +417,14 @@ impl<'f> Builder<'f> {
                     line,
                     column,
                 };
-                self.remember(anchor, &node, 0);
+                self.remember(anchor, &node, 0)?;
                 self.complete(node);
             }
             Event::Alias(id) => {
-                let Some((node, height)) = self.anchors.get(&id) else {
+                let Some(anchored) = self.anchors.get(&id) else {
                     return Err(self.fatal("yaml-alias", "alias refers to an anchor that is not defined before it (or to the node that contains it)".into(), line, column));
                 };
-                if self.stack.len() + height > MAX_DEPTH {
+                if self.stack.len() + anchored.height > MAX_DEPTH {
                     return Err(self.fatal(
                         "yaml-too-deep",
                         format!("nesting deeper than {MAX_DEPTH} levels (through an alias)"),
@@ -377,17 +432,10 @@ impl<'f> Builder<'f> {
                         column,
                     ));
                 }
-                let size = count_nodes(node);
-                if size > self.alias_budget {
-                    return Err(self.fatal(
-                        "yaml-alias",
-                        format!("aliases expand to more than {MAX_ALIAS_NODES} nodes"),
-                        line,
-                        column,
-                    ));
+                if !self.copy_budget.spend(anchored.size) {
+                    return Err(self.too_much_copied(line, column));
                 }
-                self.alias_budget -= size;
-                let mut copy = node.clone();
+                let mut copy = anchored.node.clone();
                 // Point at the alias, where the user wrote this value.
                 copy.line = line;
                 copy.column = column;
@@ -412,41 +460,44 @@ impl<'f> Builder<'f> {
                 column,
                 anchor,
                 entries: Vec::new(),
+                index: HashMap::new(),
                 key: None,
             }),
             Event::SequenceEnd | Event::MappingEnd => {
-                let node = match self.stack.pop() {
+                let (node, anchor) = match self.stack.pop() {
                     Some(Frame::Seq {
                         line,
                         column,
                         anchor,
                         items,
-                    }) => {
-                        let node = Node {
+                    }) => (
+                        Node {
                             value: Value::Seq(items),
                             line,
                             column,
-                        };
-                        self.remember(anchor, &node, 1 + height(&node));
-                        node
-                    }
+                        },
+                        anchor,
+                    ),
                     Some(Frame::Map {
                         line,
                         column,
                         anchor,
                         entries,
                         ..
-                    }) => {
-                        let node = Node {
+                    }) => (
+                        Node {
                             value: Value::Map(entries),
                             line,
                             column,
-                        };
-                        self.remember(anchor, &node, 1 + height(&node));
-                        node
-                    }
+                        },
+                        anchor,
+                    ),
                     None => return Ok(()),
                 };
+                if anchor > 0 {
+                    let height = 1 + height(&node);
+                    self.remember(anchor, &node, height)?;
+                }
                 self.complete(node);
             }
             Event::DocumentEnd | Event::StreamStart | Event::StreamEnd | Event::Nothing => {}
@@ -454,10 +505,36 @@ impl<'f> Builder<'f> {
         Ok(())
     }
 
-    fn remember(&mut self, anchor: usize, node: &Node, height: usize) {
-        if anchor > 0 {
-            self.anchors.insert(anchor, (node.clone(), height));
+    /// Keeps a copy of an anchored node for its aliases. The copy counts against the same budget as
+    /// the aliases' copies: anchors nested a hundred deep would otherwise copy the text a hundred times.
+    fn remember(&mut self, anchor: usize, node: &Node, height: usize) -> Result<(), Diagnostic> {
+        if anchor == 0 {
+            return Ok(());
         }
+        let size = Size::of(node);
+        if !self.copy_budget.spend(size) {
+            return Err(self.too_much_copied(node.line, node.column));
+        }
+        let anchored = Anchored {
+            node: node.clone(),
+            height,
+            size,
+        };
+        self.anchors.insert(anchor, anchored);
+        Ok(())
+    }
+
+    fn too_much_copied(&self, line: usize, column: usize) -> Diagnostic {
+        self.fatal(
+            "yaml-alias",
+            format!(
+                "anchors and aliases expand to more than {} nodes or {} MiB of text; fleetplan stops reading here",
+                crate::diag::thousands(MAX_ALIAS_NODES),
+                MAX_ALIAS_BYTES / (1024 * 1024)
+            ),
+            line,
+            column,
+        )
     }
 
     fn complete(&mut self, node: Node) {
@@ -470,6 +547,7 @@ impl<'f> Builder<'f> {
             Some(Frame::Seq { items, .. }) => items.push(node),
             Some(Frame::Map {
                 entries,
+                index,
                 key,
                 line,
                 column,
@@ -491,7 +569,7 @@ impl<'f> Builder<'f> {
                             "a mapping key must be a plain value; this entry is ignored",
                         );
                         d.location = Some(node.location(self.file));
-                        self.diags.push(d);
+                        self.cap.push(&mut self.diags, d);
                     }
                     *key = Some(PendingKey {
                         text,
@@ -504,7 +582,8 @@ impl<'f> Builder<'f> {
                     line,
                     column,
                 }) => {
-                    if let Some(existing) = entries.iter_mut().find(|e| e.key == text) {
+                    if let Some(&at) = index.get(&text) {
+                        let existing = &mut entries[at];
                         let mut d = Diagnostic::warning(
                             "duplicate-key",
                             format!("key `{text}` appears twice in this mapping (first on line {}); the last value is used", existing.key_line),
@@ -514,14 +593,15 @@ impl<'f> Builder<'f> {
                             line,
                             column,
                         });
-                        self.diags.push(d);
                         *existing = Entry {
                             key: text,
                             key_line: line,
                             key_column: column,
                             value: node,
                         };
+                        self.cap.push(&mut self.diags, d);
                     } else {
+                        index.insert(text.clone(), entries.len());
                         entries.push(Entry {
                             key: text,
                             key_line: line,
@@ -553,20 +633,6 @@ fn height(node: &Node) -> usize {
         }
     }
     max
-}
-
-fn count_nodes(node: &Node) -> usize {
-    let mut count = 0;
-    let mut stack = vec![node];
-    while let Some(n) = stack.pop() {
-        count += 1;
-        match &n.value {
-            Value::Seq(items) => stack.extend(items.iter()),
-            Value::Map(entries) => stack.extend(entries.iter().map(|e| &e.value)),
-            Value::Scalar(_) => {}
-        }
-    }
-    count
 }
 
 /// Last resort for JSON that yaml-rust2 rejects. serde_json caps nesting at 128 itself; positions are

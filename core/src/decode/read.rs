@@ -1,7 +1,7 @@
 //! Typed reading of document nodes: every "expected X, found Y" and "unknown field" diagnostic is made
 //! here, with the field's path and location, so each decoder only says what it expects.
 
-use crate::diag::{Diagnostic, Location};
+use crate::diag::{Cap, Diagnostic, Location, Severity};
 use crate::source::{Entry, Node, Resolved, Style, Value};
 use crate::time::{Duration, Time};
 
@@ -108,6 +108,8 @@ pub(crate) struct Reader<'f> {
     /// Unknown keys are worth a warning in fleetplan's own format; manifests carry many fields the
     /// planner does not need (status, managedFields), so there they are skipped silently.
     pub warn_unknown: bool,
+    /// A mistake repeated in every item of a long list is listed a hundred times, then counted.
+    cap: Cap,
 }
 
 impl<'f> Reader<'f> {
@@ -117,6 +119,7 @@ impl<'f> Reader<'f> {
             diags: Vec::new(),
             origin: Vec::new(),
             warn_unknown,
+            cap: Cap::default(),
         }
     }
 
@@ -157,7 +160,7 @@ impl<'f> Reader<'f> {
         let shown = p.shown();
         let mut d = if shown.is_empty() { d } else { d.at(shown) };
         d.location = Some(self.loc(n));
-        self.diags.push(d);
+        self.cap.push(&mut self.diags, d);
     }
 
     pub fn error(&mut self, code: &'static str, message: impl Into<String>, p: &Path, n: &Node) {
@@ -199,6 +202,12 @@ impl<'f> Reader<'f> {
                 self.note(p, n);
                 if self.warn_unknown {
                     for e in entries.iter().filter(|e| !known.contains(&e.key.as_str())) {
+                        if !self.cap.admits("unknown-field") {
+                            // Past the cap only the count is kept: no suggestion worth computing.
+                            self.cap
+                                .count(&mut self.diags, Severity::Warning, "unknown-field");
+                            continue;
+                        }
                         let within = if p.report.is_empty() {
                             "the scenario".to_string()
                         } else {
@@ -215,7 +224,7 @@ impl<'f> Reader<'f> {
                             line: e.key_line,
                             column: e.key_column,
                         });
-                        self.diags.push(d);
+                        self.cap.push(&mut self.diags, d);
                     }
                 }
                 Some(entries)

@@ -25,12 +25,13 @@ pub fn schedule_at(
     at: &str,
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<usize> {
+    let terms: Vec<selector::Compiled> = placement
+        .affinity
+        .iter()
+        .map(|term| selector::Compiled::new(Some(term)))
+        .collect();
     let affine = |fc: &FleetCluster| {
-        placement.affinity.is_empty()
-            || placement
-                .affinity
-                .iter()
-                .any(|term| selector::matches(Some(term), &fc.cluster.labels))
+        terms.is_empty() || terms.iter().any(|term| term.matches(&fc.cluster.labels))
     };
     match placement.placement_type.as_str() {
         "PickFixed" => {

@@ -280,7 +280,14 @@ pub(crate) fn longest_waits(mut waits: Vec<Wait>) -> Vec<Wait> {
 
 /// How many errors and warnings the summary counts.
 pub(crate) fn problem_counts(diags: &[Diagnostic]) -> (usize, usize) {
-    let count = |s| diags.iter().filter(|d| d.severity == s).count();
+    // A capped list's "… and N more" stands for N problems.
+    let count = |s| {
+        diags
+            .iter()
+            .filter(|d| d.severity == s)
+            .map(Diagnostic::count)
+            .sum()
+    };
     (
         count(crate::diag::Severity::Error),
         count(crate::diag::Severity::Warning),

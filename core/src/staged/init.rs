@@ -76,6 +76,18 @@ pub fn go_atoi(s: &str) -> Result<i64, String> {
 pub fn initialize(run: &StagedRun, fleet: &[FleetCluster], diags: &mut Vec<Diagnostic>) -> Init {
     let before = diags.iter().filter(|d| d.is_error()).count();
     check_objects(run, diags);
+    if run.stages.len() > super::admission::MAX_STAGES {
+        // The API server refuses the strategy (`admission` says so): nothing is initialized, and a
+        // thousand stages over a large fleet are never matched cluster by cluster.
+        return Init {
+            stages: Vec::new(),
+            valid: false,
+            selected: 0,
+            placement: run.placement.name.clone(),
+            namespace: run.namespace.clone(),
+            unstaged: Vec::new(),
+        };
+    }
     let selected = placement::schedule(&run.placement, fleet, diags);
     if let Some(expected) = placement::expected_count(&run.placement) {
         if expected != selected.len() {
@@ -101,6 +113,8 @@ pub fn initialize(run: &StagedRun, fleet: &[FleetCluster], diags: &mut Vec<Diagn
     let mut placed_count = 0usize;
     let mut stages = Vec::with_capacity(run.stages.len() + 1);
     let mut seen_names: HashMap<&str, usize> = HashMap::new();
+    // Each cluster can be wrong in every stage: listed a hundred times per kind, then counted.
+    let mut cap = crate::diag::Cap::default();
     for (s, stage) in run.stages.iter().enumerate() {
         let path = format!("strategy.stages[{s}]");
         if let Some(first) = seen_names.insert(stage.name.as_str(), s) {
@@ -145,14 +159,14 @@ pub fn initialize(run: &StagedRun, fleet: &[FleetCluster], diags: &mut Vec<Diagn
 
         let mut members = Vec::new();
         if selector_ok {
+            let stage_selector = selector::Compiled::new(stage.label_selector.as_ref());
             for (idx, fc) in fleet.iter().enumerate() {
-                if !is_selected[idx]
-                    || !selector::matches(stage.label_selector.as_ref(), &fc.cluster.labels)
-                {
+                if !is_selected[idx] || !stage_selector.matches(&fc.cluster.labels) {
                     continue;
                 }
                 if placed[idx] {
-                    diags.push(
+                    cap.push(
+                        diags,
                         init_error(
                             "cluster-in-two-stages",
                             format!(
@@ -171,7 +185,8 @@ pub fn initialize(run: &StagedRun, fleet: &[FleetCluster], diags: &mut Vec<Diagn
                         match go_atoi(raw) {
                             Ok(v) => Some(v),
                             Err(err) => {
-                                diags.push(
+                                cap.push(
+                                    diags,
                                     init_error(
                                         "invalid-sorting-label",
                                         format!("the sorting label `{k}:{raw}` on cluster `{}` is not valid: {err}", fc.cluster.name),

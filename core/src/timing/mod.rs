@@ -5,7 +5,7 @@
 pub mod calibrate;
 pub mod montecarlo;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::calendar;
 use crate::diag::Diagnostic;
@@ -25,6 +25,8 @@ pub struct Timing<'a> {
     fleet: &'a [FleetCluster],
     default_update: Duration,
     by_name: HashMap<&'a str, Duration>,
+    /// Selector overrides in order, compiled once for every cluster they are tried on.
+    by_selector: Vec<(selector::Compiled<'a>, Duration)>,
     failures: HashMap<&'a str, &'a FailureSpec>,
     calibration: Option<&'a calibrate::Calibration>,
     draw: Option<montecarlo::Draw<'a>>,
@@ -36,7 +38,14 @@ impl<'a> Timing<'a> {
         fleet: &'a [FleetCluster],
         diags: &mut Vec<Diagnostic>,
     ) -> Self {
-        let known = |name: &str| fleet.iter().any(|fc| fc.cluster.name == name);
+        // A set, not a scan per name: a long failure list against a large fleet was quadratic.
+        let names: HashSet<&str> =
+            if assumptions.duration_overrides.is_empty() && assumptions.failures.is_empty() {
+                HashSet::new()
+            } else {
+                fleet.iter().map(|fc| fc.cluster.name.as_str()).collect()
+            };
+        let known = |name: &str| names.contains(name);
         let mut by_name = HashMap::new();
         for (i, o) in assumptions.duration_overrides.iter().enumerate() {
             if let Some(name) = &o.cluster {
@@ -78,6 +87,12 @@ impl<'a> Timing<'a> {
             fleet,
             default_update: assumptions.update_duration.unwrap_or(DEFAULT_UPDATE),
             by_name,
+            by_selector: assumptions
+                .duration_overrides
+                .iter()
+                .filter(|o| o.cluster.is_none())
+                .map(|o| (selector::Compiled::new(o.selector.as_ref()), o.duration))
+                .collect(),
             failures,
             calibration: None,
             draw: None,
@@ -124,13 +139,8 @@ impl<'a> Timing<'a> {
             .flatten();
         let base = own.or(calibrated).unwrap_or_else(|| {
             labels
-                .and_then(|l| {
-                    self.assumptions
-                        .duration_overrides
-                        .iter()
-                        .find(|o| o.cluster.is_none() && selector::matches(o.selector.as_ref(), l))
-                })
-                .map_or(self.default_update, |o| o.duration)
+                .and_then(|l| self.by_selector.iter().find(|(sel, _)| sel.matches(l)))
+                .map_or(self.default_update, |(_, d)| *d)
         });
         let expected = match &self.assumptions.jitter {
             Some(j) if j.spread > 0.0 => {
