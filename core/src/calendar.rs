@@ -4,7 +4,7 @@
 //! milliseconds plus a fixed offset; days are found from the epoch (1970-01-01 was a Thursday).
 
 use crate::model::BusinessHours;
-use crate::time::{Duration, Time, DAY, MINUTE};
+use crate::time::{Duration, Time, DAY, MAX_TIME, MINUTE};
 
 /// Give up after this many days without finding enough open time (a calendar that is never open).
 const MAX_DAYS: i64 = 3_700;
@@ -25,27 +25,30 @@ pub fn add_business_time(from: Time, work: Duration, hours: &BusinessHours) -> O
     if !ever_open(hours) {
         return None;
     }
-    let offset = i64::from(hours.utc_offset_minutes) * MINUTE.0;
-    let mut local = from.0 + offset;
+    // Checked throughout: instants and durations are inside the time cap (`time::MAX_TIME`), so none
+    // of this overflows, and if a caller ever breaks that, the answer is "never" rather than a wrap.
+    let offset = i64::from(hours.utc_offset_minutes).checked_mul(MINUTE.0)?;
+    let mut local = from.0.checked_add(offset)?;
     let mut remaining = work.0.max(0);
     for _ in 0..MAX_DAYS {
         let day = local.div_euclid(DAY.0);
-        let midnight = day * DAY.0;
+        let midnight = day.checked_mul(DAY.0)?;
         if hours.days.contains(&iso_weekday(day)) {
-            let open = midnight + i64::from(hours.start) * MINUTE.0;
-            let close = midnight + i64::from(hours.end) * MINUTE.0;
+            let open = midnight.checked_add(i64::from(hours.start).checked_mul(MINUTE.0)?)?;
+            let close = midnight.checked_add(i64::from(hours.end).checked_mul(MINUTE.0)?)?;
             if local < open {
                 local = open;
             }
             if local < close {
                 let available = close - local;
                 if remaining <= available {
-                    return Some(Time(local + remaining - offset));
+                    let done = Time(local.checked_add(remaining)?.checked_sub(offset)?);
+                    return Some(done.min(MAX_TIME));
                 }
                 remaining -= available;
             }
         }
-        local = midnight + DAY.0;
+        local = midnight.checked_add(DAY.0)?;
     }
     None
 }
@@ -90,8 +93,8 @@ pub fn business_time_between(from: Time, to: Time, hours: &BusinessHours) -> Dur
 /// True when `[start, end)` (UTC) touches a Saturday or Sunday in the given local offset.
 pub fn spans_weekend(start: Time, end: Time, utc_offset_minutes: i32) -> bool {
     let offset = i64::from(utc_offset_minutes) * MINUTE.0;
-    let first = (start.0 + offset).div_euclid(DAY.0);
-    let last = (end.0 - 1 + offset).div_euclid(DAY.0);
+    let first = start.0.saturating_add(offset).div_euclid(DAY.0);
+    let last = end.0.saturating_sub(1).saturating_add(offset).div_euclid(DAY.0);
     if last < first {
         return false;
     }

@@ -48,12 +48,12 @@ impl View {
     /// known moment plus a day, so the open-ended wait is visible as such.
     pub fn fit(plan: &Plan, width: f64) -> View {
         let start = plan.start;
-        let last = plan.end.unwrap_or_else(|| latest_time(plan).plus(DAY));
+        let last = plan.end.unwrap_or_else(|| plan.latest_time().plus(DAY));
         let span = last.since(start).0.max(HOUR.0);
         let margin = span / 30;
         View {
-            start: Time(start.0 - margin),
-            end: Time(start.0 + span + margin),
+            start: start.plus(Duration(-margin)),
+            end: start.plus(Duration(span + margin)),
             width: if width.is_finite() && width > 10.0 {
                 width
             } else {
@@ -66,16 +66,18 @@ impl View {
     }
 
     fn span(&self) -> i64 {
-        (self.end.0 - self.start.0).max(1)
+        self.end.since(self.start).0.max(1)
     }
 
     pub fn x_at(&self, t: Time) -> f64 {
-        (t.0 - self.start.0) as f64 / self.span() as f64 * self.width
+        t.since(self.start).0 as f64 / self.span() as f64 * self.width
     }
 
     pub fn time_at(&self, x: f64) -> Time {
         let x = if x.is_finite() { x } else { 0.0 };
-        Time(self.start.0 + (x / self.width * self.span() as f64).round() as i64)
+        // `as` saturates; `plus` keeps the result inside the time cap.
+        self.start
+            .plus(Duration((x / self.width * self.span() as f64).round() as i64))
     }
 
     /// Zooms in (`factor` > 1) or out around `anchor_x`, which keeps showing the same instant.
@@ -87,11 +89,11 @@ impl View {
         };
         let anchor = self.time_at(anchor_x);
         let span = ((self.span() as f64 / factor).round() as i64).clamp(MIN_SPAN, MAX_SPAN);
-        let left = (anchor.0 - self.start.0) as f64 / self.span() as f64;
-        let start = anchor.0 - (left * span as f64).round() as i64;
+        let left = anchor.since(self.start).0 as f64 / self.span() as f64;
+        let start = anchor.plus(Duration(-(left * span as f64).round() as i64));
         View {
-            start: Time(start),
-            end: Time(start + span),
+            start,
+            end: start.plus(Duration(span)),
             ..self.clone()
         }
     }
@@ -101,8 +103,8 @@ impl View {
         let dx = if dx.is_finite() { dx } else { 0.0 };
         let shift = (dx / self.width * self.span() as f64).round() as i64;
         View {
-            start: Time(self.start.0 + shift),
-            end: Time(self.end.0 + shift),
+            start: self.start.plus(Duration(shift)),
+            end: self.end.plus(Duration(shift)),
             ..self.clone()
         }
     }
@@ -117,22 +119,6 @@ impl View {
     }
 }
 
-/// The last moment the plan mentions (phase or cluster bounds, events).
-fn latest_time(plan: &Plan) -> Time {
-    let mut t = plan.start;
-    for s in &plan.stages {
-        for p in &s.phases {
-            t = t.max(p.start).max(p.end.unwrap_or(p.start));
-        }
-        for c in &s.clusters {
-            t = t.max(c.end.unwrap_or(t));
-            for p in &c.phases {
-                t = t.max(p.start).max(p.end.unwrap_or(p.start));
-            }
-        }
-    }
-    plan.events.last().map_or(t, |e| t.max(e.at))
-}
 
 /// The versions the plan's phases move, in the order they first start (ties: by name), so the first
 /// version released is `v0` everywhere: chart colours, legend and tooltips agree.
@@ -950,7 +936,7 @@ fn ceil_to(t: Time, step: i64) -> Time {
     if f == t {
         f
     } else {
-        Time(f.0 + step)
+        f.plus(Duration(step))
     }
 }
 

@@ -52,6 +52,13 @@ pub fn plan(scenario: &Scenario) -> Plan {
     };
     scenario.origin.attach(&mut plan.diagnostics);
     naming::name_subjects(scenario, &mut plan.diagnostics);
+    if plan.latest_time() >= time::MAX_TIME {
+        plan.diagnostics.push(Diagnostic::error(
+            "time-out-of-range",
+            format!("the plan reaches {}, the last instant fleetplan represents: later times are shown as that instant", time::MAX_TIME),
+        ));
+        plan.summary.errors += 1;
+    }
     diag::cap(&mut plan.diagnostics);
     plan
 }

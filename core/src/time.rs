@@ -21,6 +21,17 @@ pub const MINUTE: Duration = Duration(60_000);
 pub const HOUR: Duration = Duration(3_600_000);
 pub const DAY: Duration = Duration(86_400_000);
 
+/// The one cap on time values. Every instant lies between [`MIN_TIME`] and [`MAX_TIME`] (the years an
+/// RFC 3339 timestamp can write, 0000–9999), and every duration is at most [`MAX_DURATION`], the span
+/// between them. So the sum of an instant and a duration never overflows `i64` (by four orders of
+/// magnitude), and [`Time::plus`] clamps a result past the cap to it; a plan that reaches the cap
+/// says so (`time-out-of-range`).
+pub const MIN_TIME: Time = Time(-62_167_219_200_000);
+/// 9999-12-31T23:59:59.999Z.
+pub const MAX_TIME: Time = Time(253_402_300_799_999);
+/// About 10,000 years.
+pub const MAX_DURATION: Duration = Duration(MAX_TIME.0 - MIN_TIME.0);
+
 impl Time {
     /// Parses RFC 3339 (`2026-11-23T09:00:00Z`, `2026-11-23T10:00:00+01:00`); a missing offset means UTC,
     /// and so does a bare date (`2026-11-23`) or a time without seconds (`2026-11-23T09:00`), as the
@@ -28,21 +39,34 @@ impl Time {
     /// machinery to the browser bundle for this one function.
     pub fn parse(text: &str) -> Result<Time, String> {
         let t = text.trim();
-        parse_rfc3339(t).map(Time).ok_or_else(|| {
+        let ms = parse_rfc3339(t).ok_or_else(|| {
             format!("`{t}` is not an RFC 3339 time (expected e.g. 2026-11-23T09:00:00Z)")
-        })
+        })?;
+        // Only an offset can push a four-digit year past the cap (`0000-01-01T00:00:00+01:00`).
+        if !(MIN_TIME.0..=MAX_TIME.0).contains(&ms) {
+            return Err(format!(
+                "`{t}` is outside the years 0000 to 9999 in UTC, the times fleetplan represents"
+            ));
+        }
+        Ok(Time(ms))
     }
 
     pub fn to_datetime(self) -> DateTime<Utc> {
         DateTime::from_timestamp_millis(self.0).unwrap_or_default()
     }
 
+    /// `self + d`, kept inside [`MIN_TIME`]..=[`MAX_TIME`].
     pub fn plus(self, d: Duration) -> Time {
-        Time(self.0.saturating_add(d.0))
+        Time(self.0.saturating_add(d.0).clamp(MIN_TIME.0, MAX_TIME.0))
     }
 
+    /// `self − earlier`, kept inside ±[`MAX_DURATION`].
     pub fn since(self, earlier: Time) -> Duration {
-        Duration(self.0.saturating_sub(earlier.0))
+        Duration(
+            self.0
+                .saturating_sub(earlier.0)
+                .clamp(-MAX_DURATION.0, MAX_DURATION.0),
+        )
     }
 }
 
@@ -200,11 +224,21 @@ impl Duration {
         if t.is_empty() {
             return Err("empty duration".into());
         }
+        let too_long = || {
+            format!(
+                "duration `{t}` is longer than {} days, the longest fleetplan represents (the span from year 0000 to 9999)",
+                crate::diag::thousands((MAX_DURATION.0 / DAY.0) as usize)
+            )
+        };
         if let Ok(secs) = t.parse::<i64>() {
             if secs < 0 {
                 return Err(format!("duration `{t}` is negative"));
             }
-            return Ok(Duration(secs.saturating_mul(1000)));
+            // A bare number of seconds obeys the same cap as `1000d`.
+            return match secs.checked_mul(SECOND.0) {
+                Some(ms) if ms <= MAX_DURATION.0 => Ok(Duration(ms)),
+                _ => Err(too_long()),
+            };
         }
         let bytes = t.as_bytes();
         let mut i = 0;
@@ -248,8 +282,8 @@ impl Duration {
             };
             total += number * unit_ms;
         }
-        if !total.is_finite() || total > 1e15 {
-            return Err(format!("duration `{t}` is too large"));
+        if !total.is_finite() || total.round() > MAX_DURATION.0 as f64 {
+            return Err(too_long());
         }
         Ok(Duration(total.round() as i64))
     }

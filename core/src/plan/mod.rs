@@ -46,6 +46,25 @@ pub struct Plan {
     pub projection: Option<projection::Projection>,
 }
 
+impl Plan {
+    /// The last moment the plan mentions (phase or cluster bounds, events).
+    pub fn latest_time(&self) -> Time {
+        let mut t = self.start;
+        for s in &self.stages {
+            for p in &s.phases {
+                t = t.max(p.start).max(p.end.unwrap_or(p.start));
+            }
+            for c in &s.clusters {
+                t = t.max(c.end.unwrap_or(t));
+                for p in &c.phases {
+                    t = t.max(p.start).max(p.end.unwrap_or(p.start));
+                }
+            }
+        }
+        self.events.last().map_or(t, |e| t.max(e.at))
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub enum Outcome {

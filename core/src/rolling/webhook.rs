@@ -5,7 +5,7 @@ use crate::diag::Diagnostic;
 use crate::model::IntOrString;
 use crate::placement::admission::{self, Crp, Paths};
 use crate::rolling::model::RollingRun;
-use crate::time::{Duration, SECOND};
+use crate::time::{Duration, MAX_DURATION};
 
 /// `maxUnavailable` and `maxSurge` default to "25%" in the API.
 pub const DEFAULT_PERCENT: i32 = 25;
@@ -85,12 +85,24 @@ pub fn validate(run: &RollingRun, diags: &mut Vec<Diagnostic>) -> Settings {
             .at("strategy.placement.strategyType"),
         );
     }
-    let unavailable_period = Duration(
-        ru.unavailable_period_seconds
-            .filter(|s| *s >= 0)
-            .unwrap_or(DEFAULT_UNAVAILABLE_PERIOD_SECONDS)
-            .saturating_mul(SECOND.0),
-    );
+    let secs = ru
+        .unavailable_period_seconds
+        .filter(|s| *s >= 0)
+        .unwrap_or(DEFAULT_UNAVAILABLE_PERIOD_SECONDS);
+    // The controller computes `time.Duration(secs) * time.Second`: nanoseconds in a Go int64, which
+    // wraps silently past 9223372036 s (292 years). A negative result puts the readiness cut-off in
+    // the future, so every binding counts as ready at once.
+    let ns = secs.wrapping_mul(1_000_000_000);
+    let unavailable_period = Duration((ns / 1_000_000).clamp(0, MAX_DURATION.0));
+    if ns / 1_000_000_000 != secs {
+        diags.push(
+            Diagnostic::warning(
+                "unavailable-period-wraps",
+                format!("unavailablePeriodSeconds {secs} overflows the controller's time.Duration (it wraps past 9223372036 seconds): it waits {unavailable_period} instead"),
+            )
+            .at("strategy.rollingUpdate.unavailablePeriodSeconds"),
+        );
+    }
     let resolve = |value: &Option<IntOrString>| match value {
         Some(IntOrString::Int(i)) if *i >= 0 => IntOrPercent::Int(*i),
         Some(IntOrString::Str(s)) => percent(s).map_or(
