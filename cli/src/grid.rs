@@ -39,7 +39,16 @@ impl Grid {
         self
     }
 
+    /// Adds a row. Cells are shown with their hidden characters written out (a line break too, which
+    /// would break the row), so the widths are those of what is printed.
     pub fn row(&mut self, cells: Vec<String>) {
+        let cells = cells
+            .into_iter()
+            .map(|c| match fleetplan::visible::visible(&c) {
+                std::borrow::Cow::Borrowed(_) => c,
+                std::borrow::Cow::Owned(shown) => shown,
+            })
+            .collect();
         self.rows.push(cells);
     }
 
@@ -93,5 +102,15 @@ mod tests {
         g.write(&mut out, "> ").unwrap();
         let text = String::from_utf8(out).unwrap();
         assert_eq!(text, "> NAME      N\n> canary    1\n> é       100\n");
+    }
+
+    #[test]
+    fn hidden_characters_are_written_out_and_measured_as_written() {
+        let mut g = Grid::new(&["NAME", "N"]);
+        g.row(vec!["a\u{1b}[2J\nb".into(), "1".into()]);
+        let mut out = Vec::new();
+        g.write(&mut out, "").unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(text, "NAME           N\na\\u{1b}[2J\\nb  1\n");
     }
 }

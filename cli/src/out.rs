@@ -55,14 +55,22 @@ pub fn to_stdout(status: Status, body: impl FnOnce(&mut dyn Write) -> io::Result
     }
 }
 
-/// One `fleetplan: …` line on stderr. If stderr itself is gone there is nobody left to tell.
+/// One `fleetplan: …` line on stderr. If stderr itself is gone there is nobody left to tell. A file
+/// name or message with hidden characters is written out (`\u{1b}`), on one line.
 pub fn error(message: impl Display) {
-    let _ = writeln!(io::stderr().lock(), "fleetplan: {message}");
+    let text = message.to_string();
+    let _ = writeln!(
+        io::stderr().lock(),
+        "fleetplan: {}",
+        fleetplan::visible::visible(&text)
+    );
 }
 
-/// A line on stderr without the `fleetplan:` prefix (diagnostics carry their own).
+/// A line on stderr without the `fleetplan:` prefix (diagnostics carry their own), written out the
+/// same way.
 pub fn note(line: impl Display) {
-    let _ = writeln!(io::stderr().lock(), "{line}");
+    let text = line.to_string();
+    let _ = writeln!(io::stderr().lock(), "{}", fleetplan::visible::visible(&text));
 }
 
 /// The OS's description of an I/O error without Rust's ` (os error N)` suffix, as other tools print it.
@@ -73,3 +81,67 @@ pub fn os_message(e: &io::Error) -> String {
         _ => text,
     }
 }
+
+/// A writer that writes out every hidden character except the line break (`\u{1b}`, `\u{202e}`, see
+/// `fleetplan::visible`): under the table, so no name or message can send a terminal escape or a
+/// bidirectional override to the user's terminal. (The table's cells also write out line breaks.)
+pub struct Visible<'w> {
+    inner: &'w mut dyn Write,
+    /// The start of a character whose last bytes have not arrived yet.
+    pending: Vec<u8>,
+}
+
+impl<'w> Visible<'w> {
+    pub fn new(inner: &'w mut dyn Write) -> Visible<'w> {
+        Visible {
+            inner,
+            pending: Vec::new(),
+        }
+    }
+}
+
+impl Write for Visible<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.pending.extend_from_slice(buf);
+        let (text, rest) = match std::str::from_utf8(&self.pending) {
+            Ok(text) => (text, 0),
+            Err(e) if e.error_len().is_none() => {
+                let cut = e.valid_up_to();
+                // Safe: `valid_up_to` is a character boundary of valid UTF-8.
+                (
+                    std::str::from_utf8(&self.pending[..cut]).unwrap_or_default(),
+                    self.pending.len() - cut,
+                )
+            }
+            Err(_) => {
+                // Not text at all: nothing of it reaches the terminal as it is.
+                let shown: String = String::from_utf8_lossy(&self.pending).into_owned();
+                self.pending.clear();
+                self.inner.write_all(escape(&shown).as_bytes())?;
+                return Ok(buf.len());
+            }
+        };
+        let out = escape(text);
+        let keep = self.pending.split_off(self.pending.len() - rest);
+        self.pending = keep;
+        self.inner.write_all(out.as_bytes())?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c == '\n' {
+            out.push(c);
+        } else {
+            fleetplan::visible::push_visible(&mut out, c);
+        }
+    }
+    out
+}
+

@@ -31,7 +31,9 @@ pub fn run(args: &PlanArgs) -> Status {
     }
     let status = Status::failed_if(any_error || plans.is_empty());
     match args.format {
-        Format::Table => out::to_stdout(status, |w| table::write(w, &loaded.diagnostics, &plans)),
+        Format::Table => out::to_stdout(status, |w| {
+            table::write(&mut out::Visible::new(w), &loaded.diagnostics, &plans)
+        }),
         Format::Json | Format::Yaml | Format::Csv | Format::Mermaid | Format::Svg => {
             // Plans carry their own diagnostics; the loader's belong to no plan, and stdout must
             // stay machine-readable, so they go to stderr.

@@ -5,6 +5,7 @@ use std::io::{self, Write};
 
 use fleetplan::gke::GkeDetail;
 use fleetplan::plan::{PhaseKind, Plan, StagePlan};
+use fleetplan::visible::visible;
 use fleetplan::Diagnostic;
 
 use crate::grid::Grid;
@@ -54,9 +55,10 @@ fn write_plan(w: &mut dyn Write, plan: &Plan) -> io::Result<()> {
 }
 
 fn write_header(w: &mut dyn Write, plan: &Plan) -> io::Result<()> {
+    let run = visible(&plan.run);
     match &plan.scenario {
-        Some(name) => writeln!(w, "scenario {name}, run {}", plan.run)?,
-        None => writeln!(w, "run {}", plan.run)?,
+        Some(name) => writeln!(w, "scenario {}, run {run}", visible(name))?,
+        None => writeln!(w, "run {run}")?,
     }
     let end = match plan.end {
         Some(t) => t.to_string(),

@@ -231,13 +231,17 @@ impl fmt::Display for Diagnostic {
             Severity::Warning => "warning",
             Severity::Info => "info",
         };
+        // Shown to a person: a name with a terminal escape or a bidirectional override is written out.
+        use crate::visible::visible;
         if let Some(loc) = &self.location {
-            write!(f, "{}:{}:{}: ", loc.file, loc.line, loc.column)?;
+            write!(f, "{}:{}:{}: ", visible(&loc.file), loc.line, loc.column)?;
         }
-        write!(f, "{sev}[{}]: {}", self.code, self.message)?;
+        write!(f, "{sev}[{}]: {}", self.code, visible(&self.message))?;
         match (self.subject(), &self.path) {
-            (Some(subject), Some(path)) => write!(f, " ({subject}, at {path})")?,
-            (None, Some(path)) => write!(f, " (at {path})")?,
+            (Some(subject), Some(path)) => {
+                write!(f, " ({}, at {})", visible(subject), visible(path))?
+            }
+            (None, Some(path)) => write!(f, " (at {})", visible(path))?,
             _ => {}
         }
         Ok(())

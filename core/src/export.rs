@@ -9,6 +9,7 @@ use std::fmt::Write as _;
 
 use crate::plan::{ClusterPlan, ClusterStatus, Phase, PhaseKind, Plan, StagePlan};
 use crate::time::{Duration, Time, HOUR};
+use crate::visible::{push_visible, visible};
 
 /// Above this many clusters in one stage, [`mermaid`] draws the stage's updates as one task: Mermaid
 /// lays out a row per task, and a 10,000-row diagram is neither readable nor quick to render.
@@ -21,15 +22,46 @@ pub const CSV_HEADER: &str = "stage,cluster,kind,start,end,duration_seconds,stat
 /// `updating`, `timed-wait`, `after-approval`, `stopped`), then one row per cluster (`cluster-update`),
 /// including clusters that never start (their times are empty). Times are RFC 3339 UTC.
 pub fn csv(plan: &Plan) -> String {
-    let rows: usize = plan
-        .stages
-        .iter()
-        .map(|s| s.phases.len() + s.clusters.len())
-        .sum();
-    let mut out = String::with_capacity(64 + rows * 96);
+    let mut out = csv_buffer(std::slice::from_ref(plan));
     out.push_str(CSV_HEADER);
     out.push_str("\r\n");
+    csv_rows(&mut out, plan, None);
+    out
+}
+
+/// Several plans as one CSV: [`csv`]'s columns after a first `scenario` column (the scenario's name,
+/// else its run's), so one input with several scenarios is still one document.
+pub fn csv_many(plans: &[Plan]) -> String {
+    let mut out = csv_buffer(plans);
+    out.push_str("scenario,");
+    out.push_str(CSV_HEADER);
+    out.push_str("\r\n");
+    for plan in plans {
+        csv_rows(&mut out, plan, Some(scenario_label(plan)));
+    }
+    out
+}
+
+/// What names a plan among several: its scenario's name, else its run's.
+pub fn scenario_label(plan: &Plan) -> &str {
+    match plan.scenario.as_deref() {
+        Some(name) if !name.is_empty() => name,
+        _ => &plan.run,
+    }
+}
+
+fn csv_buffer(plans: &[Plan]) -> String {
+    let rows: usize = plans
+        .iter()
+        .flat_map(|p| &p.stages)
+        .map(|s| s.phases.len() + s.clusters.len())
+        .sum();
+    String::with_capacity(64 + rows * 96)
+}
+
+fn csv_rows(out: &mut String, plan: &Plan, scenario: Option<&str>) {
     let mut scratch = String::new();
+    let lead = scenario.map(Field::Text);
     for stage in &plan.stages {
         for phase in &stage.phases {
             let status = if phase.end.is_some() {
@@ -47,7 +79,7 @@ pub fn csv(plan: &Plan) -> String {
                 Field::Text(status),
                 Field::Text(&phase.label),
             ];
-            csv_row(&mut out, &mut scratch, &fields);
+            csv_row(out, &mut scratch, lead.iter().chain(&fields));
         }
         for cluster in &stage.clusters {
             let label = cluster_label(cluster);
@@ -64,10 +96,9 @@ pub fn csv(plan: &Plan) -> String {
                 Field::Text(cluster_status_csv(cluster.status)),
                 Field::Text(&label),
             ];
-            csv_row(&mut out, &mut scratch, &fields);
+            csv_row(out, &mut scratch, lead.iter().chain(&fields));
         }
     }
-    out
 }
 
 enum Field<'a> {
@@ -76,8 +107,12 @@ enum Field<'a> {
     Seconds(Option<Duration>),
 }
 
-fn csv_row(out: &mut String, scratch: &mut String, fields: &[Field<'_>]) {
-    for (i, field) in fields.iter().enumerate() {
+fn csv_row<'f, 'a: 'f>(
+    out: &mut String,
+    scratch: &mut String,
+    fields: impl Iterator<Item = &'f Field<'a>>,
+) {
+    for (i, field) in fields.enumerate() {
         if i > 0 {
             out.push(',');
         }
@@ -110,6 +145,8 @@ fn write_seconds(out: &mut String, d: Duration) {
 
 /// One CSV field: formula-neutralised, then quoted if RFC 4180 requires it.
 fn csv_field(out: &mut String, value: &str) {
+    // Spreadsheets show bidirectional overrides and zero-width characters as they act; write them out.
+    let value = &*visible(value);
     // A spreadsheet runs a cell starting with = + - @ as a formula (CSV injection); tab and CR start
     // formulas in some too. A leading apostrophe makes the cell text, and shows nothing in Excel.
     let neutralise = value
@@ -177,12 +214,29 @@ pub fn json(plan: &Plan) -> String {
 /// explicit end times. Mermaid draws the axis in the viewer's local time zone. Stages with more than
 /// [`MERMAID_MAX_CLUSTERS_PER_STAGE`] clusters show their updates as one aggregated task.
 pub fn mermaid(plan: &Plan) -> String {
-    // Something that never ends is drawn up to the last instant the plan knows (at least an hour),
-    // and named so: Mermaid has no open-ended bars.
-    let horizon = plan_horizon(plan);
-    let mut out = String::with_capacity(256 + plan.summary.clusters.min(10_000) * 64);
+    let mut out = mermaid_header(plan.summary.clusters, &title(plan));
+    mermaid_plan(&mut out, plan, None);
+    out
+}
+
+/// Several plans as one `gantt` block: one chart whose sections are each scenario's stages, named
+/// `scenario · stage` (and task ids prefixed per scenario), so one input with several scenarios is
+/// still one diagram.
+pub fn mermaid_many(plans: &[Plan]) -> String {
+    let names: Vec<&str> = plans.iter().map(scenario_label).collect();
+    let title = format!("{} scenarios: {}", plans.len(), names.join(", "));
+    let clusters = plans.iter().map(|p| p.summary.clusters).sum();
+    let mut out = mermaid_header(clusters, &title);
+    for (k, plan) in plans.iter().enumerate() {
+        mermaid_plan(&mut out, plan, Some((k, names[k])));
+    }
+    out
+}
+
+fn mermaid_header(clusters: usize, title: &str) -> String {
+    let mut out = String::with_capacity(256 + clusters.min(10_000) * 64);
     out.push_str("gantt\n");
-    let _ = writeln!(out, "    title {}", mermaid_text(&title(plan)));
+    let _ = writeln!(out, "    title {}", mermaid_text(title));
     // Milliseconds, not `X` seconds: Mermaid 11 reads a numeric start as milliseconds whatever the
     // format says (a task at 1795424400 s lands in January 1970) but parses ends by the format, so only
     // `x` gets both right. Checked against mermaid 11.17's parser.
@@ -190,14 +244,27 @@ pub fn mermaid(plan: &Plan) -> String {
     out.push_str("    axisFormat %m-%d %H:%M\n");
     // A projection is about the future: today's marker would sit far from the chart, or on it by chance.
     out.push_str("    todayMarker off\n");
+    out
+}
+
+/// One plan's comment line and sections; `scenario` (its index and name) when it shares the chart.
+fn mermaid_plan(out: &mut String, plan: &Plan, scenario: Option<(usize, &str)>) {
+    // Something that never ends is drawn up to the last instant the plan knows (at least an hour),
+    // and named so: Mermaid has no open-ended bars.
+    let horizon = plan_horizon(plan);
     let _ = writeln!(
         out,
         "    %% fleetplan: run {}, starts {}, times in Unix milliseconds, drawn in the viewer's time zone",
         mermaid_text(&plan.run),
         plan.start
     );
+    let id = scenario.map_or(String::new(), |(k, _)| format!("x{k}"));
     for (si, stage) in plan.stages.iter().enumerate() {
-        let _ = writeln!(out, "    section {}", mermaid_text(&stage.name));
+        let section = match scenario {
+            Some((_, name)) => format!("{name} · {}", stage.name),
+            None => stage.name.clone(),
+        };
+        let _ = writeln!(out, "    section {}", mermaid_text(&section));
         for (pi, phase) in stage.phases.iter().enumerate() {
             let (end, open) = match phase.end {
                 Some(e) => (e, false),
@@ -209,17 +276,16 @@ pub fn mermaid(plan: &Plan) -> String {
             }
             let tag = if open { "active, " } else { "" };
             task(
-                &mut out,
+                out,
                 &name,
                 tag,
-                format_args!("s{si}p{pi}"),
+                format_args!("{id}s{si}p{pi}"),
                 phase.start,
                 end,
             );
         }
-        mermaid_clusters(&mut out, si, stage);
+        mermaid_clusters(out, &id, si, stage);
     }
-    out
 }
 
 fn title(plan: &Plan) -> String {
@@ -229,7 +295,7 @@ fn title(plan: &Plan) -> String {
     }
 }
 
-fn mermaid_clusters(out: &mut String, si: usize, stage: &StagePlan) {
+fn mermaid_clusters(out: &mut String, id: &str, si: usize, stage: &StagePlan) {
     let started = stage.clusters.iter().filter(|c| c.start.is_some()).count();
     let never = stage.clusters.len() - started;
     if never > 0 {
@@ -265,7 +331,7 @@ fn mermaid_clusters(out: &mut String, si: usize, stage: &StagePlan) {
                 let _ = write!(name, ", {failed} failed");
             }
             let tag = if failed > 0 { "crit, " } else { "" };
-            task(out, &name, tag, format_args!("s{si}all"), first, last);
+            task(out, &name, tag, format_args!("{id}s{si}all"), first, last);
         }
         return;
     }
@@ -289,7 +355,7 @@ fn mermaid_clusters(out: &mut String, si: usize, stage: &StagePlan) {
             }
             _ => "",
         };
-        task(out, &name, tag, format_args!("s{si}c{ci}"), start, end);
+        task(out, &name, tag, format_args!("{id}s{si}c{ci}"), start, end);
     }
 }
 
@@ -374,7 +440,8 @@ fn starts_like_a_keyword(name: &str) -> bool {
 /// replaced before parsing and drawn as the character, whereas HTML's `&lt;` would be drawn literally
 /// (task names are set as text). Entity codes also keep `<`, `>` and `&` out of the block, so it can be
 /// pasted into an HTML page (`<pre class="mermaid">`) without a cluster named `<script>` becoming a tag.
-/// Checked against mermaid 11.17's parser. Other control characters become spaces.
+/// Checked against mermaid 11.17's parser. Hidden characters are written out (`\u{202e}`), see
+/// [`crate::visible`].
 pub fn mermaid_text(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 8);
     for ch in s.chars() {
@@ -386,10 +453,11 @@ pub fn mermaid_text(s: &str) -> String {
             ';' => out.push_str("#59;"),
             '#' => out.push_str("#35;"),
             '%' => out.push_str("#37;"),
-            c if c.is_control() => out.push(' '),
-            // Line and paragraph separators end lines in some editors and JavaScript regexes.
-            '\u{2028}' | '\u{2029}' => out.push(' '),
-            c => out.push(c),
+            // Three of them close the Markdown fence a Mermaid block usually sits in.
+            '`' => out.push_str("#96;"),
+            // Controls, bidirectional overrides, zero-width characters: written out, never passed on
+            // (line and paragraph separators among them end lines in editors and JavaScript).
+            c => push_visible(&mut out, c),
         }
     }
     let trimmed = out.trim();
@@ -403,8 +471,9 @@ pub fn mermaid_text(s: &str) -> String {
     out
 }
 
-/// Escapes text for SVG/XML character data and attribute values: `&`, `<`, `>`, `"`, `'`. Characters
-/// XML 1.0 forbids (most C0 controls) become spaces, so an odd name cannot make the file unreadable.
+/// Escapes text for SVG/XML character data and attribute values: `&`, `<`, `>`, `"`, `'`. Hidden
+/// characters, among them every one XML 1.0 forbids, are written out (`\u{1b}`, see
+/// [`crate::visible`]), so an odd name can neither make the file unreadable nor reorder its text.
 pub fn xml_escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + s.len() / 8);
     for ch in s.chars() {
@@ -414,9 +483,7 @@ pub fn xml_escape(s: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&apos;"),
-            '\t' | '\n' | '\r' => out.push(ch),
-            c if (c as u32) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => out.push(' '),
-            c => out.push(c),
+            c => push_visible(&mut out, c),
         }
     }
     out
@@ -548,7 +615,8 @@ mod tests {
         assert_eq!(cell("\"q\""), "\"q\"");
         assert_eq!(cell("cmd"), "'=cmd|' /C calc'!A0");
         assert_eq!(cell("SUM"), "'@SUM(1)");
-        assert_eq!(cell("break"), "line\nbreak: #1; 50%");
+        // A line break is written out: spreadsheets and terminals show what the name holds.
+        assert_eq!(cell("break"), "line\\nbreak: #1; 50%");
         assert!(text.contains("\"a,b\""));
         assert!(text.contains("\"\"\"q\"\"\""));
         assert!(rows.iter().any(|r| r[7] == "'-2+3"));
@@ -558,8 +626,9 @@ mod tests {
         for (v, want) in [
             ("", ""),
             ("+1", "'+1"),
-            ("\tx", "'\tx"),
-            ("a\r\nb", "\"a\r\nb\""),
+            ("\tx", "\\tx"),
+            ("a\r\nb", "a\\r\\nb"),
+            ("\u{202e}cod.exe", "\\u{202e}cod.exe"),
             ("-x,y", "\"'-x,y\""),
         ] {
             out.clear();
@@ -731,7 +800,7 @@ mod tests {
             "{text}"
         );
         assert!(
-            text.contains("    line break#58; #35;1#59; 50#37; :s2c1,"),
+            text.contains("    line\\nbreak#58; #35;1#59; 50#37; :s2c1,"),
             "{text}"
         );
         assert!(text.contains("    cluster section evil :s2c2,"), "{text}");
@@ -820,7 +889,10 @@ mod tests {
             xml_escape("<script>\"a\" & 'b'</script>"),
             "&lt;script&gt;&quot;a&quot; &amp; &apos;b&apos;&lt;/script&gt;"
         );
-        assert_eq!(xml_escape("a\u{0}b\u{1b}c\nd"), "a b c\nd");
+        assert_eq!(
+            xml_escape("a\u{0}b\u{1b}c\nd\u{202e}e\u{fffe}"),
+            "a\\u{0}b\\u{1b}c\\nd\\u{202e}e\\u{fffe}"
+        );
         assert_eq!(xml_escape("ünï ✓"), "ünï ✓");
     }
 

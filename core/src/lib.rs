@@ -33,6 +33,7 @@ pub mod staged;
 pub mod status;
 pub mod time;
 pub mod timing;
+pub mod visible;
 pub mod yaml_out;
 pub mod zone;
 
