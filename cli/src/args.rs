@@ -86,6 +86,11 @@ pub struct PlanArgs {
     /// Start every run at this instant instead of the scenario's own start.
     #[arg(long, value_name = "RFC3339", value_parser = parse_start)]
     pub start: Option<Time>,
+    /// Plan only the scenario with this name (a scenario without one goes by its run's name), or the
+    /// N-th scenario of the input (from 1). An SVG holds one chart, so an input with several scenarios
+    /// needs it for `--format svg`.
+    #[arg(long, value_name = "NAME")]
+    pub scenario: Option<String>,
 }
 
 #[derive(Debug, Args)]

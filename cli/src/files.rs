@@ -27,9 +27,8 @@ pub fn read_all(paths: &[String]) -> Result<Vec<Input>, Status> {
                 return Err(Status::Usage);
             }
             stdin_read = true;
-            let mut text = String::new();
-            match io::stdin().lock().read_to_string(&mut text) {
-                Ok(_) => inputs.push(Input {
+            match read_capped(io::stdin().lock()) {
+                Ok(text) => inputs.push(Input {
                     name: STDIN_NAME.into(),
                     text,
                 }),
@@ -40,7 +39,7 @@ pub fn read_all(paths: &[String]) -> Result<Vec<Input>, Status> {
             }
             continue;
         }
-        match std::fs::read_to_string(path) {
+        match std::fs::File::open(path).and_then(read_capped) {
             Ok(text) => inputs.push(Input {
                 name: path.clone(),
                 text,
@@ -69,4 +68,32 @@ pub fn sources(inputs: &[Input]) -> Vec<Source<'_>> {
             text: &i.text,
         })
         .collect()
+}
+
+/// Reads text, but never more than one byte past the core's input limit: a larger file is refused by
+/// `fleetplan::load` (located, in its words) without the CLI holding all of it in memory first. The
+/// cut may split a character; that is harmless, as nothing past the limit is read.
+fn read_capped(reader: impl Read) -> io::Result<String> {
+    let mut bytes = Vec::new();
+    reader
+        .take(fleetplan::input::MAX_INPUT_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)?;
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok(text),
+        Err(e)
+            if e.as_bytes().len() > fleetplan::input::MAX_INPUT_BYTES
+                && e.utf8_error().error_len().is_none() =>
+        {
+            // The cut fell inside a character: keep the text before it and mark the cut, which keeps
+            // it past the limit (at most three bytes were dropped, three are added).
+            let valid = e.utf8_error().valid_up_to();
+            let mut bytes = e.into_bytes();
+            bytes.truncate(valid);
+            Ok(String::from_utf8(bytes).unwrap_or_default() + "\u{fffd}")
+        }
+        Err(_) => Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            "stream did not contain valid UTF-8",
+        )),
+    }
 }

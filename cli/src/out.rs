@@ -70,7 +70,11 @@ pub fn error(message: impl Display) {
 /// same way.
 pub fn note(line: impl Display) {
     let text = line.to_string();
-    let _ = writeln!(io::stderr().lock(), "{}", fleetplan::visible::visible(&text));
+    let _ = writeln!(
+        io::stderr().lock(),
+        "{}",
+        fleetplan::visible::visible(&text)
+    );
 }
 
 /// The OS's description of an I/O error without Rust's ` (os error N)` suffix, as other tools print it.
@@ -144,4 +148,3 @@ fn escape(text: &str) -> String {
     }
     out
 }
-

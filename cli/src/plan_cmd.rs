@@ -20,7 +20,40 @@ pub fn run(args: &PlanArgs) -> Status {
             scenario.start = Some(start);
         }
     }
-    let plans: Vec<Plan> = loaded.scenarios.iter().map(fleetplan::plan).collect();
+    let mut plans: Vec<Plan> = loaded.scenarios.iter().map(fleetplan::plan).collect();
+    let names: Vec<&str> = plans
+        .iter()
+        .map(fleetplan::export::scenario_label)
+        .collect();
+    if let Some(wanted) = &args.scenario {
+        let nth = wanted
+            .parse::<usize>()
+            .ok()
+            .filter(|n| (1..=plans.len()).contains(n) && !names.contains(&wanted.as_str()));
+        if let Some(n) = nth {
+            plans = vec![plans.swap_remove(n - 1)];
+        } else if names.contains(&wanted.as_str()) {
+            plans.retain(|p| fleetplan::export::scenario_label(p) == wanted);
+        } else {
+            out::error(format_args!(
+                "no scenario is named `{wanted}`; the input has {}",
+                listed(&names)
+            ));
+            return Status::Usage;
+        }
+    }
+    if args.format == Format::Svg && plans.len() > 1 {
+        let names: Vec<&str> = plans
+            .iter()
+            .map(fleetplan::export::scenario_label)
+            .collect();
+        out::error(format_args!(
+            "the input has {} scenarios ({}) and an SVG holds one chart: choose one with --scenario NAME (or its number, from 1)",
+            plans.len(),
+            listed(&names)
+        ));
+        return Status::Usage;
+    }
     let any_error = loaded.diagnostics.iter().any(Diagnostic::is_error)
         || plans
             .iter()
@@ -54,20 +87,22 @@ pub(crate) fn write_structured(
     format: Format,
     plans: &[Plan],
 ) -> io::Result<()> {
-    // The text exports render one plan each; several are written one after the other.
-    let per_plan: Option<fn(&Plan) -> String> = match format {
-        Format::Csv => Some(fleetplan::export::csv),
-        Format::Mermaid => Some(fleetplan::export::mermaid),
-        Format::Svg => Some(svg_of),
+    // Each text export is one document whatever the number of plans: several plans are one CSV with a
+    // scenario column, or one Mermaid chart with a section per scenario and stage (SVG was refused
+    // above for more than one).
+    let text = match (format, plans) {
+        (Format::Csv, [one]) => Some(fleetplan::export::csv(one)),
+        (Format::Csv, many) => Some(fleetplan::export::csv_many(many)),
+        (Format::Mermaid, [one]) => Some(fleetplan::export::mermaid(one)),
+        (Format::Mermaid, many) => Some(fleetplan::export::mermaid_many(many)),
+        (Format::Svg, [one]) => Some(svg_of(one)),
+        (Format::Svg, _) => Some(String::new()),
         _ => None,
     };
-    if let Some(render) = per_plan {
-        for plan in plans {
-            let text = render(plan);
-            w.write_all(text.as_bytes())?;
-            if !text.ends_with('\n') {
-                writeln!(w)?;
-            }
+    if let Some(text) = text {
+        w.write_all(text.as_bytes())?;
+        if !text.is_empty() && !text.ends_with('\n') {
+            writeln!(w)?;
         }
         return Ok(());
     }
@@ -96,4 +131,9 @@ pub(crate) fn write_structured(
 fn svg_of(plan: &Plan) -> String {
     let view = fleetplan::gantt::View::fit(plan, 1200.0);
     fleetplan::gantt::svg(&fleetplan::gantt::layout(plan, &view), 180.0)
+}
+
+fn listed(names: &[&str]) -> String {
+    let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+    quoted.join(", ")
 }

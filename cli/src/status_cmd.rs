@@ -50,7 +50,9 @@ pub fn run(args: &StatusArgs) -> Status {
     };
     match args.format {
         StatusFormat::Table => out::to_stdout(status, |w| {
-            crate::status_table::write(w, &input.diagnostics, &plans, args.deadline)
+            // Like the plan table: names' hidden characters are written out, not obeyed.
+            let mut w = out::Visible::new(w);
+            crate::status_table::write(&mut w, &input.diagnostics, &plans, args.deadline)
         }),
         StatusFormat::Json | StatusFormat::Yaml => {
             for d in &input.diagnostics {

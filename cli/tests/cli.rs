@@ -601,4 +601,85 @@ fn status_reads_kubectl_describe_from_stdin() {
     );
     assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
     assert!(stdout(&o).contains("clusters  2 of 3 updated, 1 updating"));
+
+/// A name with a terminal escape, a bell and a right-to-left override reaches the table, its
+/// diagnostics and the CLI's own errors written out (`\u{1b}`), never as the bytes a terminal obeys.
+#[test]
+fn the_table_writes_hidden_characters_out() {
+    let input = "clusters: [{name: \"evil\\e]0;pwned\\a\\e[2J\\u202e\\u200b\"}]\nstrategy:\n  stages: [{name: \"s\\u202e\", labelSelector: {}}]\n";
+    let o = run_with_stdin(&["plan", "-"], input);
+    assert_no_panic(&o);
+    let out = stdout(&o);
+    assert!(
+        out.contains("evil\\u{1b}]0;pwned\\u{7}\\u{1b}[2J\\u{202e}\\u{200b}"),
+        "{out}"
+    );
+    assert!(out.contains("s\\u{202e}"), "{out}");
+    for hidden in ['\u{1b}', '\u{7}', '\u{202e}', '\u{200b}'] {
+        assert!(!out.contains(hidden), "{hidden:?} in {out}");
+    }
+    let path = temp_file("evil\u{1b}[31m\u{202e}.yaml", "strategy: {stages: [}\n");
+    let o = run(&["check", path.to_str().unwrap()]);
+    let err = stdout(&o) + &stderr(&o);
+    assert!(err.contains("\\u{1b}[31m\\u{202e}.yaml:1:"), "{err}");
+    assert!(
+        !err.contains('\u{1b}') && !err.contains('\u{202e}'),
+        "{err}"
+    );
+    let _ = std::fs::remove_file(path);
+}
+
+/// An SVG holds one chart: several scenarios are refused with a usage error naming `--scenario`,
+/// which picks one by name or number; CSV and Mermaid write one document for all of them.
+#[test]
+fn several_scenarios_need_a_choice_for_svg_only() {
+    let input = "name: blue\nclusters: [{name: c1}]\nstrategy: {stages: [{name: a, labelSelector: {}}]}\n---\nname: green\nclusters: [{name: c2}]\nstrategy: {stages: [{name: b, labelSelector: {}}]}\n";
+    let o = run_with_stdin(&["plan", "--format", "svg", "-"], input);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        "fleetplan: the input has 2 scenarios (`blue`, `green`) and an SVG holds one chart: choose one with --scenario NAME (or its number, from 1)\n"
+    );
+    assert!(stdout(&o).is_empty());
+    for pick in ["green", "2"] {
+        let o = run_with_stdin(&["plan", "--format", "svg", "--scenario", pick, "-"], input);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let svg = stdout(&o);
+        assert_eq!(svg.matches("<svg").count(), 1);
+        assert!(svg.contains(">b<") && !svg.contains(">a<"), "{svg}");
+    }
+    let o = run_with_stdin(
+        &["plan", "--format", "svg", "--scenario", "red", "-"],
+        input,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        "fleetplan: no scenario is named `red`; the input has `blue`, `green`\n"
+    );
+    let o = run_with_stdin(&["plan", "--format", "csv", "-"], input);
+    assert_eq!(o.status.code(), Some(0));
+    let csv = stdout(&o);
+    assert_eq!(csv.matches("scenario,stage,cluster,").count(), 1, "{csv}");
+    assert!(
+        csv.contains("\r\nblue,a,c1,") && csv.contains("\r\ngreen,b,c2,"),
+        "{csv}"
+    );
+    let o = run_with_stdin(&["plan", "--format", "mermaid", "-"], input);
+    assert_eq!(stdout(&o).matches("gantt").count(), 1);
+}
+
+/// A file past the 16 MiB input limit is refused without being read whole.
+#[test]
+fn a_file_past_the_input_limit_is_refused() {
+    let limit = 16 * 1024 * 1024;
+    let path = temp_file("huge.yaml", &format!("#{}\n", "x".repeat(limit + 10)));
+    let o = run(&["check", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let file = path.to_str().unwrap();
+    assert_eq!(
+        stdout(&o),
+        format!("{file}:1:16777217: error[input-too-large]: the input goes on past 16 MiB (16,777,216 bytes, here), the most fleetplan reads: nothing was read\n1 error, 0 warnings\n")
+    );
+    let _ = std::fs::remove_file(path);
 }

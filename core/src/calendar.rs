@@ -94,7 +94,11 @@ pub fn business_time_between(from: Time, to: Time, hours: &BusinessHours) -> Dur
 pub fn spans_weekend(start: Time, end: Time, utc_offset_minutes: i32) -> bool {
     let offset = i64::from(utc_offset_minutes) * MINUTE.0;
     let first = start.0.saturating_add(offset).div_euclid(DAY.0);
-    let last = end.0.saturating_sub(1).saturating_add(offset).div_euclid(DAY.0);
+    let last = end
+        .0
+        .saturating_sub(1)
+        .saturating_add(offset)
+        .div_euclid(DAY.0);
     if last < first {
         return false;
     }

@@ -42,7 +42,7 @@ pub struct Diagnostic {
     /// Non-zero on the one diagnostic that stands for the diagnostics of its code left out past
     /// [`MAX_PER_CODE`] ("… and 1,954,000 more"): how many there were.
     #[serde(skip_serializing_if = "is_zero")]
-    pub omitted: usize,
+    pub omitted: u32,
 }
 
 /// The name of what a diagnostic is about. Behind a thin box: diagnostics are returned by value in
@@ -51,7 +51,7 @@ pub struct Diagnostic {
 #[serde(transparent)]
 pub struct Subject(pub String);
 
-fn is_zero(n: &usize) -> bool {
+fn is_zero(n: &u32) -> bool {
     *n == 0
 }
 
@@ -108,15 +108,15 @@ impl Diagnostic {
 
     /// How many problems this diagnostic stands for: one, or those it summarizes.
     pub fn count(&self) -> usize {
-        self.omitted.max(1)
+        self.omitted.max(1) as usize
     }
 
     /// The "… and N more" diagnostic for `omitted` left-out diagnostics of `like`'s code.
-    fn more(like: &Diagnostic, omitted: usize) -> Diagnostic {
+    fn more(like: &Diagnostic, omitted: u32) -> Diagnostic {
         Diagnostic {
             severity: like.severity,
             code: like.code,
-            message: format!("… and {} more", thousands(omitted)),
+            message: format!("… and {} more", thousands(omitted as usize)),
             path: None,
             location: None,
             subject: None,
@@ -142,18 +142,18 @@ pub fn thousands(n: usize) -> String {
 /// summaries a [`Cap`] already made) into one "… and N more" right after the last one kept.
 pub fn cap(diags: &mut Vec<Diagnostic>) {
     // Per code: how many are listed, how many left out, and after which index the summary goes.
-    let mut codes: HashMap<&'static str, (usize, usize, usize)> = HashMap::new();
+    let mut codes: HashMap<&'static str, (usize, u32, usize)> = HashMap::new();
     let mut over = false;
     for (i, d) in diags.iter().enumerate() {
         let (listed, omitted, anchor) = codes.entry(d.code).or_insert((0, 0, i));
         if d.omitted > 0 {
-            *omitted += d.omitted;
+            *omitted = omitted.saturating_add(d.omitted);
             over = true;
         } else if *listed < MAX_PER_CODE {
             *listed += 1;
             *anchor = i;
         } else {
-            *omitted += 1;
+            *omitted = omitted.saturating_add(1);
             over = true;
         }
     }
@@ -206,7 +206,7 @@ impl Cap {
     pub fn count(&mut self, diags: &mut Vec<Diagnostic>, severity: Severity, code: &'static str) {
         let (_, summary) = self.seen.entry(code).or_default();
         match summary.and_then(|i| diags.get_mut(i)) {
-            Some(s) if s.code == code && s.omitted > 0 => s.omitted += 1,
+            Some(s) if s.code == code && s.omitted > 0 => s.omitted = s.omitted.saturating_add(1),
             _ => {
                 *summary = Some(diags.len());
                 let like = Diagnostic {

@@ -3,8 +3,8 @@
 use std::collections::BTreeMap;
 
 use crate::diag::{thousands, Cap, Diagnostic};
-use crate::labels::go_quote;
 use crate::model::{Cluster, ClusterGenerator, FleetCluster, Scenario, SpreadMode, Strategy};
+use crate::quote::go_quote;
 
 /// Fleets above this size are refused: a typo such as `count: 10000000` must not freeze a browser tab.
 pub const MAX_CLUSTERS: u64 = 1_000_000;
@@ -124,8 +124,8 @@ impl Scenario {
                 );
                 continue;
             }
-            if let Some(name) =
-                first_longer(MAX_MEMBER_CLUSTER_NAME, |n| n.chars().count()).filter(|_| member_clusters)
+            if let Some(name) = first_longer(MAX_MEMBER_CLUSTER_NAME, |n| n.chars().count())
+                .filter(|_| member_clusters)
             {
                 diags.extend(
                     name_length(&name, true)

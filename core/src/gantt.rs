@@ -76,8 +76,9 @@ impl View {
     pub fn time_at(&self, x: f64) -> Time {
         let x = if x.is_finite() { x } else { 0.0 };
         // `as` saturates; `plus` keeps the result inside the time cap.
-        self.start
-            .plus(Duration((x / self.width * self.span() as f64).round() as i64))
+        self.start.plus(Duration(
+            (x / self.width * self.span() as f64).round() as i64
+        ))
     }
 
     /// Zooms in (`factor` > 1) or out around `anchor_x`, which keeps showing the same instant.
@@ -118,7 +119,6 @@ impl View {
         v
     }
 }
-
 
 /// The versions the plan's phases move, in the order they first start (ties: by name), so the first
 /// version released is `v0` everywhere: chart colours, legend and tooltips agree.

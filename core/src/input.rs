@@ -33,9 +33,21 @@ impl Loaded {
     }
 }
 
+/// The most text one input may have, all its sources together: 16 MiB, room for the objects of some
+/// thousands of member clusters with their status, or a fleetplan fleet of 300,000 listed clusters.
+/// Past it nothing is read: every limit below (clusters, stages, aliases, time) is sized so that no
+/// input of this size exhausts memory or time.
+pub const MAX_INPUT_BYTES: usize = 16 * 1024 * 1024;
+
 /// Reads every source: one scenario per fleetplan document with a `strategy`, plus one per KubeFleet
 /// update run found among the manifests. Every problem found on the way is in `diagnostics`.
 pub fn load(sources: &[Source]) -> Loaded {
+    if let Some(d) = too_large(sources) {
+        return Loaded {
+            scenarios: Vec::new(),
+            diagnostics: vec![d],
+        };
+    }
     let mut parsed = Vec::new();
     let mut diagnostics = Vec::new();
     for src in sources {
@@ -130,6 +142,47 @@ pub fn load_documents(parsed: Vec<(Node, &str)>, diagnostics: Vec<Diagnostic>) -
     }
     crate::diag::cap(&mut out.diagnostics);
     out
+}
+
+/// The refusal of an input past [`MAX_INPUT_BYTES`], located where the limit is crossed.
+fn too_large(sources: &[Source]) -> Option<Diagnostic> {
+    let total: usize = sources.iter().map(|s| s.text.len()).sum();
+    if total <= MAX_INPUT_BYTES {
+        return None;
+    }
+    let mut left = MAX_INPUT_BYTES;
+    let mut crossing = None;
+    for src in sources {
+        if src.text.len() > left {
+            crossing = Some(src);
+            break;
+        }
+        left -= src.text.len();
+    }
+    let src = crossing?;
+    let before = &src.text.as_bytes()[..left];
+    let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let column = 1 + String::from_utf8_lossy(&before[line_start..])
+        .chars()
+        .count();
+    let mut d = Diagnostic::error(
+        "input-too-large",
+        format!(
+            "the input goes on past {} MiB ({} bytes, here), the most fleetplan reads: nothing was read",
+            MAX_INPUT_BYTES / (1024 * 1024),
+            crate::diag::thousands(MAX_INPUT_BYTES)
+        ),
+    );
+    d.location = Some(Location {
+        file: src.name.to_string(),
+        line,
+        column,
+    });
+    Some(d)
 }
 
 /// What strategy-less fleetplan documents add to every manifest-derived scenario.

@@ -24,6 +24,7 @@ pub mod naming;
 pub mod placement;
 pub mod plan;
 pub mod playback;
+pub mod quote;
 pub mod rolling;
 pub mod selector;
 pub mod share;

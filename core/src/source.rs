@@ -221,6 +221,13 @@ fn is_core_float(t: &str) -> bool {
 pub fn parse(text: &str, file: &str) -> (Vec<Node>, Vec<Diagnostic>) {
     // Editors on Windows like to start files with a byte order mark; it is not part of any key.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let (docs, mut diags) = parse_uncapped(text, file);
+    // The warnings' "… and N more" is written here, where the list is handed out.
+    crate::diag::cap(&mut diags);
+    (docs, diags)
+}
+
+fn parse_uncapped(text: &str, file: &str) -> (Vec<Node>, Vec<Diagnostic>) {
     let first = parse_yaml(text, file);
     if first.error.is_none() {
         return (first.docs, first.diags);

@@ -77,10 +77,18 @@ mod tests {
             "a\\u{1b}[2Jb\\u{7}",
             "a terminal escape"
         );
-        assert_eq!(visible("\u{202e}gnp.exe"), "\\u{202e}gnp.exe", "RIGHT-TO-LEFT OVERRIDE");
+        assert_eq!(
+            visible("\u{202e}gnp.exe"),
+            "\\u{202e}gnp.exe",
+            "RIGHT-TO-LEFT OVERRIDE"
+        );
         assert_eq!(visible("a\u{200b}b\u{feff}"), "a\\u{200b}b\\u{feff}");
         assert_eq!(visible("x\ny\tz"), "x\\ny\\tz");
-        assert_eq!(visible("\u{85}\u{9f}\u{7f}"), "\\u{85}\\u{9f}\\u{7f}", "C1 and DEL");
+        assert_eq!(
+            visible("\u{85}\u{9f}\u{7f}"),
+            "\\u{85}\\u{9f}\\u{7f}",
+            "C1 and DEL"
+        );
         assert_eq!(visible("\u{e0041}"), "\\u{e0041}", "a tag character");
         // Ordinary text, accents, other scripts and emoji stay as they are, without a copy.
         for plain in ["prod-eu-1", "ünï ✓", "שלום", "日本", "🚀", "a\\u{202e}"] {

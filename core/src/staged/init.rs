@@ -73,21 +73,23 @@ pub fn go_atoi(s: &str) -> Result<i64, String> {
         .map_err(|_| format!("strconv.Atoi: parsing {s:?}: value out of range"))
 }
 
+/// What the controller has when the API server refused the strategy outright (more stages than the
+/// CRD allows): nothing to initialize, and nothing is matched against the fleet.
+pub fn refused(run: &StagedRun) -> Init {
+    Init {
+        stages: Vec::new(),
+        valid: false,
+        selected: 0,
+        placement: run.placement.name.clone(),
+        namespace: run.namespace.clone(),
+        unstaged: Vec::new(),
+        report_diff: run.placement.reports_diff(),
+    }
+}
+
 pub fn initialize(run: &StagedRun, fleet: &[FleetCluster], diags: &mut Vec<Diagnostic>) -> Init {
     let before = diags.iter().filter(|d| d.is_error()).count();
     check_objects(run, diags);
-    if run.stages.len() > super::admission::MAX_STAGES {
-        // The API server refuses the strategy (`admission` says so): nothing is initialized, and a
-        // thousand stages over a large fleet are never matched cluster by cluster.
-        return Init {
-            stages: Vec::new(),
-            valid: false,
-            selected: 0,
-            placement: run.placement.name.clone(),
-            namespace: run.namespace.clone(),
-            unstaged: Vec::new(),
-        };
-    }
     let selected = placement::schedule(&run.placement, fleet, diags);
     if let Some(expected) = placement::expected_count(&run.placement) {
         if expected != selected.len() {
