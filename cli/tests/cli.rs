@@ -601,6 +601,7 @@ fn status_reads_kubectl_describe_from_stdin() {
     );
     assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
     assert!(stdout(&o).contains("clusters  2 of 3 updated, 1 updating"));
+}
 
 /// A name with a terminal escape, a bell and a right-to-left override reaches the table, its
 /// diagnostics and the CLI's own errors written out (`\u{1b}`), never as the bytes a terminal obeys.
