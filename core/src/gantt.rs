@@ -1115,6 +1115,41 @@ pub fn svg(chart: &Chart, label_width: f64) -> String {
     s
 }
 
+/// [`svg`] with a caption above the chart, so a picture of it says what it is: `lines[0]` as the
+/// title, the rest below it in smaller type (the end time, the outcome). Text is escaped.
+pub fn svg_captioned(chart: &Chart, label_width: f64, lines: &[String]) -> String {
+    let inner = svg(chart, label_width);
+    let Some((title, rest)) = lines.split_first() else {
+        return inner;
+    };
+    let lw = if label_width.is_finite() {
+        label_width.max(0.0)
+    } else {
+        160.0
+    };
+    let width = lw + chart.width;
+    let caption = 16.0 + 20.0 * lines.len() as f64;
+    let height = AXIS_HEIGHT + chart.height + LEGEND_HEIGHT + caption;
+    let mut s = String::with_capacity(inner.len() + 512);
+    let _ = write!(
+        s,
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0}" height="{height:.0}" viewBox="0 0 {width:.0} {height:.0}" font-family="sans-serif"><rect x="0" y="0" width="{width:.0}" height="{height:.0}" fill="#fff"/><text x="8" y="24" font-size="16" font-weight="bold" fill="#1d2330">{}</text>"##,
+        xml_escape(title)
+    );
+    for (i, line) in rest.iter().enumerate() {
+        let _ = write!(
+            s,
+            r##"<text x="8" y="{:.0}" font-size="12" fill="#333a48">{}</text>"##,
+            44.0 + 20.0 * i as f64,
+            xml_escape(line)
+        );
+    }
+    // The chart itself, as its own document placed under the caption.
+    s.push_str(&inner.replacen("<svg ", &format!(r#"<svg y="{caption:.0}" "#), 1));
+    s.push_str("</svg>");
+    s
+}
+
 impl Bar {
     /// The CSS classes of the bar: its kind, and its version's colour for the kinds a version colours
     /// (waits keep their hatching whatever version they hold back).
@@ -1144,7 +1179,7 @@ pub fn version_class(v: Option<u8>) -> &'static str {
 /// Hatch patterns for window and exclusion waits (the web app's chart defines the same ids).
 pub const SVG_DEFS: &str = r##"<defs><pattern id="hatch-window" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" fill="#f3e3b8"/><rect width="2.5" height="6" fill="#c99a2e"/></pattern><pattern id="hatch-exclusion" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(-45)"><rect width="6" height="6" fill="#f4cccc"/><rect width="2.5" height="6" fill="#b33a3a"/></pattern></defs>"##;
 
-const SVG_STYLE: &str = "<style>.bg{fill:#fff}.weekend{fill:#f1f1f4}.grid{stroke:#e3e3e8}.start{stroke:#222;stroke-dasharray:3 2}.axis-major{font-weight:bold}.label-stage{font-weight:bold}.bar-updating{fill:#3b73c4}.bar-before-approval{fill:#e8a33d}.bar-after-approval{fill:#d9822b}.bar-timed-wait{fill:#8e6cc2}.bar-stopped{fill:#9a9a9a}.bar-cluster{fill:#5a9bd8}.bar-cluster-failed{fill:#c8423b}.bar-cluster-untracked{fill:#b9c4d0}.bar-label{fill:#fff;font-size:10px}.bar-control-plane{fill:#2f6fb5}.bar-node{fill:#2f6fb5;fill-opacity:.6}.bar-window-wait{fill:url(#hatch-window)}.bar-exclusion-wait{fill:url(#hatch-exclusion)}.bar-soaking{fill:#8e6cc2;fill-opacity:.35}.bar-forced-soaking{fill:#a04d9e;fill-opacity:.35;stroke:#a04d9e;stroke-dasharray:3 2}.bar-remove{fill:#c8423b;fill-opacity:.8}.bar-update{fill:#2a8c9c}.bar-add{fill:#3a9a5b}.bar-availability-wait{fill:#e8a33d;fill-opacity:.8}.bar-unstaged{fill:#b3261e}.label-unstaged{font-weight:bold;fill:#b3261e}.v0{fill:#2f6fb5}.v1{fill:#d2691e}.v2{fill:#2e8b57}.v3{fill:#8b3a8b}.v4{fill:#b8860b}.v5{fill:#5f6b7a}</style>";
+const SVG_STYLE: &str = "<style>.bg{fill:#fff}.weekend{fill:#f1f1f4}.grid{stroke:#e3e3e8}.start{stroke:#222;stroke-dasharray:3 2}.axis-major{font-weight:bold}.label-stage{font-weight:bold}.bar-updating{fill:#3b73c4}.bar-before-approval{fill:#e8a33d}.bar-after-approval{fill:#d9822b}.bar-timed-wait{fill:#7b5bb3}.bar-stopped{fill:#9a9a9a}.bar-cluster{fill:#5a9bd8}.bar-cluster-failed{fill:#c8423b}.bar-cluster-untracked{fill:#b9c4d0}.bar-label{fill:#fff;font-size:10px}.bar-control-plane{fill:#2f6fb5}.bar-node{fill:#2f6fb5;fill-opacity:.6}.bar-window-wait{fill:url(#hatch-window)}.bar-exclusion-wait{fill:url(#hatch-exclusion)}.bar-soaking{fill:#8e6cc2;fill-opacity:.35}.bar-forced-soaking{fill:#a04d9e;fill-opacity:.35;stroke:#a04d9e;stroke-dasharray:3 2}.bar-remove{fill:#c8423b;fill-opacity:.8}.bar-update{fill:#237a88}.bar-add{fill:#3a9a5b}.bar-availability-wait{fill:#e8a33d;fill-opacity:.8}.bar-unstaged{fill:#b3261e}.label-unstaged{font-weight:bold;fill:#b3261e}.v0{fill:#2f6fb5}.v1{fill:#d2691e}.v2{fill:#277a4c}.v3{fill:#8b3a8b}.v4{fill:#b8860b}.v5{fill:#5f6b7a}.bar-before-approval+.bar-label,.bar-after-approval+.bar-label,.bar-stopped+.bar-label,.bar-cluster+.bar-label,.bar-cluster-untracked+.bar-label,.bar-add+.bar-label,.bar-control-plane.v1+.bar-label,.bar-control-plane.v4+.bar-label{fill:#111827}.bar-node+.bar-label,.bar-soaking+.bar-label,.bar-forced-soaking+.bar-label,.bar-window-wait+.bar-label,.bar-exclusion-wait+.bar-label,.bar-remove+.bar-label,.bar-availability-wait+.bar-label{fill:#111827;stroke:#fff;stroke-width:3px;paint-order:stroke}</style>";
 
 #[cfg(test)]
 mod tests {
@@ -1605,5 +1640,26 @@ mod tests {
         );
         let utc = title_in(&plan, canary, approval, &Zone::utc());
         assert!(!utc.contains("[UTC"), "{utc}");
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn a_captioned_svg_names_the_scenario_above_the_chart() {
+        let plan = staged_plan();
+        let chart = layout(&plan, &View::fit(&plan, 800.0));
+        let plain = svg(&chart, 160.0);
+        let lines = [
+            "<my> rollout".to_string(),
+            "ends Mon 23 Nov 2026 12:15 UTC".to_string(),
+        ];
+        let s = svg_captioned(&chart, 160.0, &lines);
+        assert!(s.contains("&lt;my&gt; rollout") && s.contains("ends Mon 23 Nov 2026 12:15 UTC"));
+        // Two caption lines take 16 + 2 × 20 px above the chart, which keeps its own size.
+        let height = |doc: &str| -> f64 {
+            let rest = &doc[doc.find("height=\"").unwrap() + 8..];
+            rest[..rest.find('"').unwrap()].parse().unwrap()
+        };
+        assert_eq!(height(&s), height(&plain) + 56.0);
+        assert!(s.contains(r#"<svg y="56" xmlns"#));
+        assert_eq!(svg_captioned(&chart, 160.0, &[]), plain);
     }
 }

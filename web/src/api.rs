@@ -41,6 +41,13 @@ pub fn plan_js(scenario: JsValue) -> Result<JsValue, JsValue> {
     ))
 }
 
+/// The scenario text a share link carries (what `<fleetplan-chart link="…">` shows); throws the reason
+/// when the link holds none or is damaged.
+#[wasm_bindgen(js_name = scenarioFromLink)]
+pub fn scenario_from_link(link: &str) -> Result<String, JsValue> {
+    crate::link::text_of_link(link).map_err(|e| JsValue::from_str(&e))
+}
+
 /// Draws the read-only chart of a scenario into `element` (as embed mode does). Give the element a height.
 #[wasm_bindgen(js_name = drawChart)]
 pub fn draw_chart(element: web_sys::HtmlElement, scenario: JsValue) -> Result<(), JsValue> {

@@ -5,6 +5,7 @@
 //! mode without storage, a sandboxed iframe, a denied clipboard): none of these may panic, because a panic
 //! kills the whole app. They compile natively too, so the crate builds and its pure tests run there.
 
+use fleetplan::time::Time;
 use wasm_bindgen::{closure::Closure, JsCast, JsValue};
 
 fn window() -> Option<web_sys::Window> {
@@ -34,6 +35,78 @@ pub fn base_url() -> String {
     )
 }
 
+/// Where the full app lives, for links out of a chart embedded elsewhere: the page's own address, or
+/// the one the `<fleetplan-chart>` script set (`globalThis.fleetplanAppUrl`) when the chart sits on
+/// another site's page.
+pub fn app_url() -> String {
+    js_sys::Reflect::get(&js_sys::global(), &"fleetplanAppUrl".into())
+        .ok()
+        .and_then(|v| v.as_string())
+        .unwrap_or_else(base_url)
+}
+
+/// Whether `globalThis[name]` is `true`.
+pub fn global_flag(name: &str) -> bool {
+    js_sys::Reflect::get(&js_sys::global(), &name.into())
+        .ok()
+        .and_then(|v| v.as_bool())
+        .unwrap_or(false)
+}
+
+/// The browser's clock, for what only the front end may know: "now" (a new scenario starts at the
+/// next hour, a pinned version is labelled with its time). The core never reads it.
+pub fn now() -> Time {
+    Time(js_sys::Date::now() as i64)
+}
+
+/// Sets (or with `None` removes) an attribute of the page's root element (`data-theme`).
+pub fn set_root_attribute(name: &str, value: Option<&str>) {
+    let Some(root) = window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+    else {
+        return;
+    };
+    let _ = match value {
+        Some(v) => root.set_attribute(name, v),
+        None => root.remove_attribute(name),
+    };
+}
+
+/// Opens the browser's print dialog (the stylesheet lays the page out as one page).
+pub fn print() {
+    if let Some(w) = window() {
+        let _ = w.print();
+    }
+}
+
+/// Reads the file chosen in a file input as text and hands `(name, text or the reason it failed)` to
+/// `done`; the input is then cleared so choosing the same file again reads it again.
+pub fn read_chosen_file(
+    input: &web_sys::HtmlInputElement,
+    done: impl FnOnce(String, Result<String, String>) + 'static,
+) {
+    let Some(file) = input.files().and_then(|f| f.get(0)) else {
+        return;
+    };
+    input.set_value("");
+    let name = file.name();
+    // A scenario is text; a file far larger than any fleet would only freeze the tab.
+    if file.size() > 64.0 * 1024.0 * 1024.0 {
+        done(name, Err("it is larger than 64 MB".into()));
+        return;
+    }
+    let promise = file.text();
+    wasm_bindgen_futures::spawn_local(async move {
+        let text = wasm_bindgen_futures::JsFuture::from(promise)
+            .await
+            .ok()
+            .and_then(|v| v.as_string())
+            .ok_or_else(|| "the browser refused to read it".to_string());
+        done(name, text);
+    });
+}
+
 /// Replaces the address bar's fragment without a reload or a history entry (typing must not flood the
 /// back button). An empty `fragment` removes it.
 pub fn replace_fragment(fragment: &str) {
@@ -57,6 +130,12 @@ pub fn replace_fragment(fragment: &str) {
 fn storage() -> Option<web_sys::Storage> {
     // `local_storage` is an Err in some sandboxed iframes and Ok(None) where storage is disabled.
     window()?.local_storage().ok().flatten()
+}
+
+pub fn storage_remove(key: &str) {
+    if let Some(s) = storage() {
+        let _ = s.remove_item(key);
+    }
 }
 
 pub fn storage_get(key: &str) -> Option<String> {

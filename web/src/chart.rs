@@ -2,9 +2,15 @@
 //! the DOM.
 //!
 //! Every coordinate comes from the core's layout; this module only chooses the view (zoom, pan, collapsed
-//! stages, the measured width) and turns rows into elements. The axis is a separate SVG above a scrolling
-//! body so it stays visible; the body's SVG is as tall as the whole chart, but holds only the rows that
-//! `gantt::visible_rows` names for the current scroll position, so 10,000 clusters cost tens of rows.
+//! stages, the measured width, the reader's time zone) and turns rows into elements. The axis is a
+//! separate SVG above a scrolling body so it stays visible; the body's SVG is as tall as the whole chart,
+//! but holds only the rows that `gantt::visible_rows` names for the current scroll position, so 10,000
+//! clusters cost tens of rows. It never imports the editor: the read-only chart (embed mode, the
+//! JavaScript API, the web component) is this module and the summary alone.
+//!
+//! By keyboard the bars are one tab stop: the arrow keys move between bars and rows (the chart scrolls
+//! rows into the DOM as needed), Enter keeps a bar's description under the chart, and every bar's
+//! accessible name is its tooltip (what, when, why). By touch, one finger pans and two pinch-zoom.
 
 use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -13,16 +19,26 @@ use std::sync::Arc;
 use fleetplan::gantt::{self, BarKind, Chart, Row, RowKind, View};
 use fleetplan::playback::{self, ClusterActivity, Snapshot, StageActivity};
 use fleetplan::time::Time;
+use fleetplan::zone::Zone;
 use fleetplan::Plan;
 use leptos::html;
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
-use crate::human_time;
+use crate::clock;
 
-/// Width of the label column left of the time area, px.
+/// Width of the label column left of the time area, px (the SVG export's too).
 pub const LABEL_WIDTH: f64 = 180.0;
+/// The label column on a narrow screen (a phone), so the time area keeps most of the width.
+const NARROW_LABEL_WIDTH: f64 = 104.0;
+/// Below this body width, px, the chart uses the narrow label column.
+const NARROW: f64 = 640.0;
 /// Height of the two-tier axis, px (the same as the SVG export's).
 const AXIS_HEIGHT: f64 = gantt::AXIS_HEIGHT;
+/// Rows a printed chart shows in full; a longer plan prints its stage rows only, to fit one page.
+const PRINT_ROWS: usize = 60;
+/// Width of the time area when printing, px (a landscape page).
+const PRINT_WIDTH: f64 = 820.0;
 
 /// A laid-out chart and a number that changes whenever it is laid out again. Rows are keyed by
 /// (generation, index): rows of the same layout are kept while scrolling, a new layout redraws them.
@@ -41,10 +57,45 @@ impl PartialEq for Laid {
 
 static GENERATION: AtomicU64 = AtomicU64::new(1);
 
+/// Pointers down on the chart: (pointer id, client x, client y).
+type Pointers = Vec<(i32, f64, f64)>;
+
 /// What identifies "the same timeline": a view zoomed on one plan is kept across edits of it, but not
 /// carried over to another example with another start.
 fn plan_key(plan: &Plan) -> (String, Time) {
     (plan.run.clone(), plan.start)
+}
+
+/// The bar `(row, bar)` a key moves the keyboard focus to, from `at`; `None` when it goes nowhere.
+/// Left/Right step through bars (on to the next row at the end), Up/Down to the nearest bar in time of
+/// the previous/next row that has bars, Home/End to a row's first/last bar.
+pub fn next_bar(chart: &Chart, at: (usize, usize), key: &str) -> Option<(usize, usize)> {
+    let rows = &chart.rows;
+    let (r, b) = at;
+    let row = rows.get(r)?;
+    fn with_bars(rows: &[Row], mut range: impl Iterator<Item = usize>) -> Option<usize> {
+        range.find(|&i| !rows[i].bars.is_empty())
+    }
+    let nearest = |target: usize| {
+        let x = row.bars.get(b).map_or(0.0, |bar| bar.x);
+        rows[target]
+            .bars
+            .iter()
+            .enumerate()
+            .min_by(|a, c| (a.1.x - x).abs().total_cmp(&(c.1.x - x).abs()))
+            .map(|(i, _)| (target, i))
+    };
+    match key {
+        "ArrowRight" if b + 1 < row.bars.len() => Some((r, b + 1)),
+        "ArrowRight" => with_bars(rows, r + 1..rows.len()).map(|n| (n, 0)),
+        "ArrowLeft" if b > 0 => Some((r, b - 1)),
+        "ArrowLeft" => with_bars(rows, (0..r).rev()).map(|p| (p, rows[p].bars.len() - 1)),
+        "ArrowDown" => with_bars(rows, r + 1..rows.len()).and_then(nearest),
+        "ArrowUp" => with_bars(rows, (0..r).rev()).and_then(nearest),
+        "Home" => (!row.bars.is_empty()).then_some((r, 0)),
+        "End" => row.bars.len().checked_sub(1).map(|l| (r, l)),
+        _ => None,
+    }
 }
 
 #[component]
@@ -55,35 +106,49 @@ pub fn GanttChart(
     /// The plan belongs to an earlier text: drawn dimmed with a note.
     #[prop(into)]
     stale: Signal<bool>,
-    /// Embedded in an iframe: the body fills the frame's height.
+    /// Embedded (iframe, web component, API): compact, the body fills the height it is given.
     #[prop(optional)]
     embed: bool,
     /// A time window to fit instead of this plan's own: two charts compared side by side share one.
     #[prop(optional, into)]
     span: Option<Signal<Option<(Time, Time)>>>,
 ) -> impl IntoView {
+    let zone = clock::use_zone();
     let body_ref = NodeRef::<html::Div>::new();
-    // Width of the time area and the scroll state of the body, measured from the DOM.
+    // Width of the time area, the label column and the scroll state of the body, measured from the DOM.
     let width = RwSignal::new(900.0_f64);
+    let label_w = RwSignal::new(LABEL_WIDTH);
     let scroll_top = RwSignal::new(0.0_f64);
     let viewport = RwSignal::new(600.0_f64);
     // The user's zoom/pan for one plan; `None` (or another plan) means "fit the whole run".
     let user_view: RwSignal<Option<((String, Time), View)>> = RwSignal::new(None);
     let collapsed: RwSignal<Vec<String>> = RwSignal::new(Vec::new());
     let selected: RwSignal<Option<String>> = RwSignal::new(None);
-    // Drag-to-pan: where the drag started and the view then; whether it moved (then it is not a click).
-    let drag: RwSignal<Option<(f64, View)>> = RwSignal::new(None);
+    // Pointers down on the body (mouse, pen, fingers): id and position; with the view when the gesture
+    // began, for dragging (one) and pinching (two). `dragged`: it moved, so it is not a click.
+    let pointers: StoredValue<Pointers> = StoredValue::new(Vec::new());
+    let gesture: StoredValue<Option<(View, Pointers)>> = StoredValue::new(None);
     let dragged = RwSignal::new(false);
-    // Playback: the time cursor (set by dragging on the axis, the slider, or the play timer).
+    // Playback: the time cursor (set by dragging on the axis, the slider, typing, or the play timer).
     let cursor: RwSignal<Option<Time>> = RwSignal::new(None);
     let playing = RwSignal::new(false);
     let timer: StoredValue<Option<IntervalHandle>> = StoredValue::new(None);
     let axis_drag = RwSignal::new(false);
+    // The bar that has the keyboard focus, as (row, bar) of the current layout.
+    let focus_pos: RwSignal<Option<(usize, usize)>> = RwSignal::new(None);
+    let printing = RwSignal::new(false);
 
     let measure = move || {
         if let Some(Some(el)) = body_ref.try_get_untracked() {
-            let w = el.client_width() as f64 - LABEL_WIDTH - 12.0;
-            let _ = width.try_set(w.max(200.0));
+            let inner = el.client_width() as f64;
+            let lw = if inner < NARROW {
+                NARROW_LABEL_WIDTH
+            } else {
+                LABEL_WIDTH
+            };
+            let _ = label_w.try_set(lw);
+            // Fit means fit: the time area takes exactly the width left, however narrow.
+            let _ = width.try_set((inner - lw - 4.0).max(60.0));
             let _ = viewport.try_set(viewport_height(&el));
         }
     };
@@ -92,18 +157,45 @@ pub fn GanttChart(
             measure();
         }
     });
-    // The handle is not removed on unmount: the closure only uses try_ accessors, so after unmount it
-    // does nothing.
+    // The handles are not removed on unmount: the closures only use try_ accessors, so after unmount
+    // they do nothing.
     let _ = window_event_listener(leptos::ev::resize, move |_| measure());
+    let _ = window_event_listener(leptos::ev::beforeprint, move |_| {
+        let _ = printing.try_set(true);
+    });
+    let _ = window_event_listener(leptos::ev::afterprint, move |_| {
+        let _ = printing.try_set(false);
+        request_animation_frame(measure);
+    });
 
+    let row_count = Memo::new(move |_| {
+        plan.with(|p| {
+            p.as_ref().map_or(0, |p| {
+                p.stages.iter().map(|s| 1 + s.clusters.len()).sum::<usize>() + p.unstaged.len()
+            })
+        })
+    });
+    let stage_names = Memo::new(move |_| {
+        plan.with(|p| {
+            p.as_ref()
+                .map(|p| p.stages.iter().map(|s| s.name.clone()).collect::<Vec<_>>())
+                .unwrap_or_default()
+        })
+    });
     let view = Memo::new(move |_| {
-        let w = width.get();
-        let folded = collapsed.get();
+        let print = printing.get();
+        let w = if print { PRINT_WIDTH } else { width.get() };
+        let folded = if print && row_count.get() > PRINT_ROWS {
+            stage_names.get()
+        } else {
+            collapsed.get()
+        };
+        let z = zone.get();
         plan.with(|p| {
             p.as_ref().map(|p| {
                 let key = plan_key(p);
                 let base = match (user_view.get(), span.and_then(|s| s.get())) {
-                    (Some((k, v)), _) if k == key => View { width: w, ..v },
+                    (Some((k, v)), _) if k == key && !print => View { width: w, ..v },
                     (_, Some((start, end))) => View {
                         start,
                         end,
@@ -113,6 +205,7 @@ pub fn GanttChart(
                 };
                 View {
                     collapsed: folded,
+                    zone: (*z).clone(),
                     ..base
                 }
             })
@@ -130,7 +223,11 @@ pub fn GanttChart(
     let visible: Memo<Range<usize>> = Memo::new(move |_| {
         laid.with(|l| {
             l.as_ref().map_or(0..0, |l| {
-                gantt::visible_rows(&l.chart, scroll_top.get(), viewport.get())
+                if printing.get() {
+                    0..l.chart.rows.len()
+                } else {
+                    gantt::visible_rows(&l.chart, scroll_top.get(), viewport.get())
+                }
             })
         })
     });
@@ -139,13 +236,6 @@ pub fn GanttChart(
     Effect::new(move |_| {
         laid.track();
         request_animation_frame(measure);
-    });
-    let stage_names = Memo::new(move |_| {
-        plan.with(|p| {
-            p.as_ref()
-                .map(|p| p.stages.iter().map(|s| s.name.clone()).collect::<Vec<_>>())
-                .unwrap_or_default()
-        })
     });
 
     // The span the cursor can travel: the run, or up to where the fitted view ends when it never ends.
@@ -198,11 +288,12 @@ pub fn GanttChart(
     let cursor_from_axis = move |ev: &web_sys::MouseEvent| {
         let Some(el) = ev
             .current_target()
-            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
         else {
             return;
         };
-        let x = ev.client_x() as f64 - el.get_bounding_client_rect().left() - LABEL_WIDTH;
+        let x =
+            ev.client_x() as f64 - el.get_bounding_client_rect().left() - label_w.get_untracked();
         if let Some(v) = view.get_untracked() {
             stop();
             cursor.set(Some(v.time_at(x.max(0.0))));
@@ -233,17 +324,18 @@ pub fn GanttChart(
         })
     };
 
+    // x of a client position inside the time area.
+    let time_x = move |client_x: f64| {
+        body_ref.get_untracked().map_or(0.0, |el| {
+            client_x - el.get_bounding_client_rect().left() - label_w.get_untracked()
+        })
+    };
     let on_wheel = move |ev: web_sys::WheelEvent| {
-        let anchor = || {
-            body_ref.get_untracked().map_or(0.0, |el| {
-                ev.client_x() as f64 - el.get_bounding_client_rect().left() - LABEL_WIDTH
-            })
-        };
         if ev.ctrl_key() || ev.meta_key() {
             // Ctrl+wheel (and the trackpad pinch, which browsers report as one) zooms around the pointer.
             ev.prevent_default();
             let factor = if ev.delta_y() < 0.0 { 1.25 } else { 0.8 };
-            let a = anchor();
+            let a = time_x(ev.client_x() as f64);
             set_view(&|v| v.zoom(factor, a));
         } else if ev.shift_key() || ev.delta_x().abs() > ev.delta_y().abs() {
             ev.prevent_default();
@@ -255,30 +347,75 @@ pub fn GanttChart(
             set_view(&|v| v.pan(d));
         }
     };
-    let on_mousedown = move |ev: web_sys::MouseEvent| {
-        if ev.button() == 0 {
-            if let Some(v) = view.get_untracked() {
-                drag.set(Some((ev.client_x() as f64, v)));
-                dragged.set(false);
-            }
+    // One pointer drags the timeline (content follows it); two pinch-zoom around their middle.
+    let on_pointerdown = move |ev: web_sys::PointerEvent| {
+        if ev.pointer_type() == "mouse" && ev.button() != 0 {
+            return;
         }
-    };
-    let on_mousemove = move |ev: web_sys::MouseEvent| {
-        let Some((x0, v0)) = drag.get_untracked() else {
+        let Some(v) = view.get_untracked() else {
             return;
         };
-        if ev.buttons() & 1 == 0 {
-            drag.set(None);
+        pointers.update_value(|p| {
+            p.retain(|(id, _, _)| *id != ev.pointer_id());
+            p.push((ev.pointer_id(), ev.client_x() as f64, ev.client_y() as f64));
+        });
+        gesture.set_value(Some((v, pointers.get_value())));
+        dragged.set(false);
+    };
+    let on_pointermove = move |ev: web_sys::PointerEvent| {
+        let id = ev.pointer_id();
+        let mut known = false;
+        pointers.update_value(|p| {
+            if let Some(e) = p.iter_mut().find(|(i, _, _)| *i == id) {
+                *e = (id, ev.client_x() as f64, ev.client_y() as f64);
+                known = true;
+            }
+        });
+        if !known {
             return;
         }
-        let dx = ev.client_x() as f64 - x0;
-        if dx.abs() > 3.0 || dragged.get_untracked() {
-            dragged.set(true);
-            // Dragging right shows earlier times: the content follows the pointer.
-            set_view(&|_| v0.pan(-dx));
+        if ev.pointer_type() == "mouse" && ev.buttons() & 1 == 0 {
+            pointers.set_value(Vec::new());
+            gesture.set_value(None);
+            return;
+        }
+        let Some((v0, start)) = gesture.get_value() else {
+            return;
+        };
+        let now = pointers.get_value();
+        match (start.as_slice(), now.as_slice()) {
+            ([a0, b0], [a1, b1]) => {
+                let d0 = ((a0.1 - b0.1).powi(2) + (a0.2 - b0.2).powi(2))
+                    .sqrt()
+                    .max(1.0);
+                let d1 = ((a1.1 - b1.1).powi(2) + (a1.2 - b1.2).powi(2))
+                    .sqrt()
+                    .max(1.0);
+                let mid = time_x((a0.1 + b0.1) / 2.0);
+                dragged.set(true);
+                set_view(&|_| v0.zoom(d1 / d0, mid));
+            }
+            ([a0], [a1]) => {
+                let dx = a1.1 - a0.1;
+                if dx.abs() > 3.0 || dragged.get_untracked() {
+                    dragged.set(true);
+                    // Dragging right shows earlier times: the content follows the pointer.
+                    set_view(&|_| v0.pan(-dx));
+                }
+            }
+            _ => {}
         }
     };
-    let end_drag = move |_| drag.set(None);
+    let on_pointerup = move |ev: web_sys::PointerEvent| {
+        pointers.update_value(|p| p.retain(|(id, _, _)| *id != ev.pointer_id()));
+        // The remaining finger of a pinch starts a fresh drag from here.
+        let rest = pointers.get_value();
+        gesture.set_value(if rest.is_empty() {
+            None
+        } else {
+            view.get_untracked().map(|v| (v, rest))
+        });
+    };
 
     let on_scroll = move |_| {
         if let Some(el) = body_ref.get_untracked() {
@@ -287,7 +424,81 @@ pub fn GanttChart(
         }
     };
 
-    let total_width = move || width.get() + LABEL_WIDTH;
+    // Keyboard: the arrow keys move the focus between bars, scrolling rows into the DOM as needed.
+    let focus_bar = move |pos: (usize, usize)| {
+        let Some(l) = laid.get_untracked() else {
+            return;
+        };
+        let Some(row) = l.chart.rows.get(pos.0) else {
+            return;
+        };
+        if let Some(el) = body_ref.get_untracked() {
+            let (top, h) = (el.scroll_top() as f64, viewport_height(&el));
+            if row.y < top || row.y + row.height > top + h {
+                el.set_scroll_top((row.y - h / 3.0).max(0.0) as i32);
+                scroll_top.set(el.scroll_top() as f64);
+            }
+        }
+        focus_pos.set(Some(pos));
+        request_animation_frame(move || {
+            let Some(el) = body_ref.get_untracked() else {
+                return;
+            };
+            let selector = format!("[data-pos=\"{}:{}\"]", pos.0, pos.1);
+            if let Ok(Some(bar)) = el.query_selector(&selector) {
+                if let Ok(bar) = bar.dyn_into::<web_sys::SvgElement>() {
+                    let _ = bar.focus();
+                }
+            }
+        });
+    };
+    let on_rows_key = move |ev: web_sys::KeyboardEvent| {
+        let Some(pos) = focus_pos.get_untracked() else {
+            return;
+        };
+        let key = ev.key();
+        if key == "Enter" || key == " " {
+            ev.prevent_default();
+            let title = laid.with_untracked(|l| {
+                let l = l.as_ref()?;
+                let row = l.chart.rows.get(pos.0)?;
+                let bar = row.bars.get(pos.1)?;
+                plan.with_untracked(|p| {
+                    p.as_ref()
+                        .map(|p| gantt::title_in(p, row, bar, &zone.get_untracked()))
+                })
+            });
+            selected.set(title);
+            return;
+        }
+        let next = laid.with_untracked(|l| l.as_ref().and_then(|l| next_bar(&l.chart, pos, &key)));
+        if let Some(n) = next {
+            ev.prevent_default();
+            focus_bar(n);
+        }
+    };
+    // The tab stop: the focused bar, or the first bar of the first rows in view.
+    let tab_stop = Memo::new(move |_| {
+        if let Some(p) = focus_pos.get() {
+            return Some(p);
+        }
+        laid.with(|l| {
+            let l = l.as_ref()?;
+            let r = visible.get();
+            (r.start..r.end.min(l.chart.rows.len()))
+                .find(|&i| !l.chart.rows[i].bars.is_empty())
+                .map(|i| (i, 0))
+        })
+    });
+    // A new layout renumbers nothing, but a focus past its rows is dropped.
+    Effect::new(move |_| {
+        let n = laid.with(|l| l.as_ref().map_or(0, |l| l.chart.rows.len()));
+        if focus_pos.get_untracked().is_some_and(|(r, _)| r >= n) {
+            focus_pos.set(None);
+        }
+    });
+
+    let total_width = move || width.get() + label_w.get();
     let chart_height = move || laid.with(|l| l.as_ref().map_or(0.0, |l| l.chart.height));
 
     let axis = move || {
@@ -295,7 +506,7 @@ pub fn GanttChart(
             let c = l.chart;
             let h = AXIS_HEIGHT;
             view! {
-                <g transform=format!("translate({LABEL_WIDTH},0)")>
+                <g transform=format!("translate({},0)", label_w.get())>
                     {c.weekends.iter().map(|w| view! {
                         <rect class="weekend" x=w.x y=0.0 width=w.width height=h />
                     }).collect_view()}
@@ -321,15 +532,15 @@ pub fn GanttChart(
             let c = l.chart;
             let h = c.height;
             view! {
-                <g class="backdrop" transform=format!("translate({LABEL_WIDTH},0)")>
+                <g class="backdrop" transform=format!("translate({},0)", label_w.get())>
                     {c.weekends.iter().map(|w| view! {
                         <rect class="weekend" x=w.x y=0.0 width=w.width height=h />
                     }).collect_view()}
                     {c.axis.minor.iter().map(|t| view! {
                         <line class="grid" x1=t.x y1=0.0 x2=t.x y2=h />
                     }).collect_view()}
-                    <line class="start-marker" x1=c.start_x y1=0.0 x2=c.start_x y2=h />
-                    {c.end_x.map(|x| view! { <line class="end-marker" x1=x y1=0.0 x2=x y2=h /> })}
+                    <line class="start-marker" data-testid="start-marker" x1=c.start_x y1=0.0 x2=c.start_x y2=h />
+                    {c.end_x.map(|x| view! { <line class="end-marker" data-testid="end-marker" x1=x y1=0.0 x2=x y2=h /> })}
                 </g>
             }
         })
@@ -349,13 +560,27 @@ pub fn GanttChart(
     let row_view = move |(_, i, chart): (u64, usize, Arc<Chart>)| {
         let row: &Row = &chart.rows[i];
         let names = stage_names.get_untracked();
-        // Tooltips are written here, for the rows in view only (see `gantt::title`).
+        // Tooltips are written here, for the rows in view only (see `gantt::title_in`).
+        let z = zone.get_untracked();
         let titles: Vec<String> = plan.with_untracked(|p| {
             p.as_ref().map_or_else(Vec::new, |p| {
-                row.bars.iter().map(|b| gantt::title(p, row, b)).collect()
+                row.bars
+                    .iter()
+                    .map(|b| gantt::title_in(p, row, b, &z))
+                    .collect()
             })
         });
-        row_element(row, titles, &names, toggle_stage, selected, dragged)
+        let ctx = RowCtx {
+            index: i,
+            label_w: label_w.get_untracked(),
+            stage_names: &names,
+            toggle_stage,
+            selected,
+            dragged,
+            focus_pos,
+            tab_stop,
+        };
+        row_element(row, titles, ctx)
     };
 
     // A rolling update's available clusters over time, on the chart's time axis.
@@ -373,6 +598,7 @@ pub fn GanttChart(
         })
     });
     let avail_view = move || {
+        let lw = label_w.get();
         avail.get().map(|a| {
             let points = a
                 .line
@@ -383,7 +609,7 @@ pub fn GanttChart(
             let labels = a
                 .labels
                 .iter()
-                .map(|(y, t)| view! { <text class="avail-label" x=LABEL_WIDTH - 6.0 y=y + 4.0>{t.clone()}</text> })
+                .map(|(y, t)| view! { <text class="avail-label" x=lw - 6.0 y=y + 4.0>{t.clone()}</text> })
                 .collect_view();
             let summary = format!(
                 "available clusters over time: never fewer than {} (budget {} of {})",
@@ -402,7 +628,7 @@ pub fn GanttChart(
                 >
                     <text class="avail-title" x="4" y="14">"available"</text>
                     {labels}
-                    <g transform=format!("translate({LABEL_WIDTH},0)")>
+                    <g transform=format!("translate({lw},0)")>
                         <line class="avail-target" x1="0" y1=a.target_y x2=a.width y2=a.target_y />
                         <line class="avail-budget" x1="0" y1=a.budget_y x2=a.width y2=a.budget_y />
                         <polyline class="avail-line" points=points />
@@ -441,16 +667,49 @@ pub fn GanttChart(
         (kinds.collect_view(), versions.collect_view())
     };
 
+    // The typed cursor: a time on the reader's clock (or RFC 3339 with an offset).
+    let typed_problem = RwSignal::new(None::<String>);
+    let on_typed = move |ev: leptos::ev::Event| {
+        let v = event_target_value(&ev);
+        if v.trim().is_empty() {
+            typed_problem.set(None);
+            return;
+        }
+        match zone.get_untracked().parse(&v) {
+            Ok(t) => {
+                stop();
+                typed_problem.set(None);
+                cursor.set(Some(t));
+            }
+            Err(e) => typed_problem.set(Some(e)),
+        }
+    };
+    let cursor_words = move || {
+        let z = zone.get();
+        cursor.get().map_or_else(
+            || "drag on the time axis, type a time or press play to replay the run".to_string(),
+            |t| z.human(t),
+        )
+    };
+
     view! {
-        <section class="chart" class:embed=embed class:stale=move || stale.get() data-testid="chart">
+        <section class="chart" class:embed=embed class:stale=move || stale.get() data-testid="chart" aria-label="rollout chart">
             <div class="chart-toolbar" role="toolbar" aria-label="chart view">
-                <button on:click=move |_| zoom(1.5) title="zoom in (or ctrl + mouse wheel)">"+"</button>
-                <button on:click=move |_| zoom(1.0 / 1.5) title="zoom out">"−"</button>
-                <button on:click=move |_| pan(-0.4) title="earlier (or drag the chart)">"◀"</button>
-                <button on:click=move |_| pan(0.4) title="later">"▶"</button>
-                <button on:click=move |_| fit() title="show the whole run">"Fit"</button>
-                <button on:click=move |_| collapsed.set(stage_names.get_untracked()) title="hide the cluster rows">"Collapse all"</button>
-                <button on:click=move |_| collapsed.set(Vec::new()) title="show every cluster row">"Expand all"</button>
+                <button on:click=move |_| zoom(1.0 / 1.5) title="zoom out" aria-label="zoom out">"−"</button>
+                <button on:click=move |_| zoom(1.5) title="zoom in (or ctrl + mouse wheel, or pinch)" aria-label="zoom in">"+"</button>
+                <button on:click=move |_| pan(-0.4) title="earlier (or drag the chart)" aria-label="show earlier times">"◀"</button>
+                <button on:click=move |_| pan(0.4) title="later" aria-label="show later times">"▶"</button>
+                <button data-testid="fit" on:click=move |_| fit() title="show the whole run in the width">"Fit"</button>
+                {embed.then(|| view! {
+                    <button data-testid="play" aria-label=move || if playing.get() { "pause the replay" } else { "replay the run" } disabled=move || bounds.with(|b| b.is_none())
+                        on:click=move |_| if playing.get_untracked() { stop() } else { play() }>
+                        {move || if playing.get() { "⏸" } else { "▶ Play" }}
+                    </button>
+                })}
+                {(!embed).then(|| view! {
+                    <button on:click=move |_| collapsed.set(stage_names.get_untracked()) title="hide the cluster rows">"Collapse all"</button>
+                    <button on:click=move |_| collapsed.set(Vec::new()) title="show every cluster row">"Expand all"</button>
+                })}
                 <Show when=move || stale.get()>
                     <span class="stale-note" data-testid="stale-note">"stale: the text has errors; this is the last plan that could be computed"</span>
                 </Show>
@@ -463,7 +722,7 @@ pub fn GanttChart(
                     class="axis"
                     width=total_width
                     height=AXIS_HEIGHT
-                    role="presentation"
+                    aria-hidden="true"
                     on:mousedown=move |ev| {
                         axis_drag.set(true);
                         cursor_from_axis(&ev);
@@ -479,7 +738,7 @@ pub fn GanttChart(
                     <title>"drag here to move the time cursor"</title>
                     {axis}
                     {move || cursor_x().map(|x| view! {
-                        <line class="cursor" x1=x + LABEL_WIDTH y1=0.0 x2=x + LABEL_WIDTH y2=AXIS_HEIGHT />
+                        <line class="cursor" x1=x + label_w.get() y1=0.0 x2=x + label_w.get() y2=AXIS_HEIGHT />
                     })}
                 </svg>
             </Show>
@@ -488,67 +747,90 @@ pub fn GanttChart(
                 node_ref=body_ref
                 on:scroll=on_scroll
                 on:wheel=on_wheel
-                on:mousedown=on_mousedown
-                on:mousemove=on_mousemove
-                on:mouseup=end_drag
-                on:mouseleave=end_drag
+                on:pointerdown=on_pointerdown
+                on:pointermove=on_pointermove
+                on:pointerup=on_pointerup
+                on:pointercancel=on_pointerup
             >
-                <svg class="rows" width=total_width height=chart_height role="img" aria-label="rollout timeline">
+                <svg
+                    class="rows"
+                    width=total_width
+                    height=chart_height
+                    role="group"
+                    aria-label="rollout timeline: one row per stage and cluster; Tab to the bars, then the arrow keys move between them and Enter describes one"
+                    on:keydown=on_rows_key
+                >
                     <defs>
                         <clipPath id="label-clip">
-                            <rect x="0" y="0" width=LABEL_WIDTH - 8.0 height=chart_height />
+                            <rect x="0" y="0" width=move || label_w.get() - 8.0 height=chart_height />
                         </clipPath>
                     </defs>
                     <g inner_html=gantt::SVG_DEFS></g>
                     {backdrop}
                     <For each=rows key=|(g, i, _)| (*g, *i) children=row_view />
                     {move || cursor_x().map(|x| view! {
-                        <line class="cursor" x1=x + LABEL_WIDTH y1=0.0 x2=x + LABEL_WIDTH y2=chart_height() />
+                        <line class="cursor" x1=x + label_w.get() y1=0.0 x2=x + label_w.get() y2=chart_height() />
                     })}
                 </svg>
             </div>
             {avail_view}
-            <div class="playback" data-testid="playback">
-                <button
-                    data-testid="play"
-                    disabled=move || bounds.with(|b| b.is_none())
-                    on:click=move |_| if playing.get_untracked() { stop() } else { play() }
-                >
-                    {move || if playing.get() { "⏸ Pause" } else { "▶ Play" }}
-                </button>
-                <input
-                    type="range"
-                    min="0"
-                    max="1000"
-                    aria-label="time cursor"
-                    prop:value=move || {
-                        let (Some(t), Some((s, e))) = (cursor.get(), bounds.get()) else {
-                            return "0".to_string();
-                        };
-                        let f = (t.0 - s.0) as f64 / (e.0 - s.0).max(1) as f64;
-                        format!("{:.0}", (f * 1000.0).clamp(0.0, 1000.0))
-                    }
-                    on:input=move |ev| {
-                        let Ok(f) = event_target_value(&ev).parse::<f64>() else { return };
-                        if let Some((s, e)) = bounds.get_untracked() {
-                            stop();
-                            cursor.set(Some(Time(s.0 + ((e.0 - s.0) as f64 * f / 1000.0).round() as i64)));
+            {(!embed).then(|| view! {
+                <div class="playback" data-testid="playback">
+                    <button
+                        data-testid="play"
+                        aria-label=move || if playing.get() { "pause the replay" } else { "replay the run" }
+                        disabled=move || bounds.with(|b| b.is_none())
+                        on:click=move |_| if playing.get_untracked() { stop() } else { play() }
+                    >
+                        {move || if playing.get() { "⏸ Pause" } else { "▶ Play" }}
+                    </button>
+                    <input
+                        type="range"
+                        min="0"
+                        max="1000"
+                        aria-label="time cursor"
+                        prop:value=move || {
+                            let (Some(t), Some((s, e))) = (cursor.get(), bounds.get()) else {
+                                return "0".to_string();
+                            };
+                            let f = (t.0 - s.0) as f64 / (e.0 - s.0).max(1) as f64;
+                            format!("{:.0}", (f * 1000.0).clamp(0.0, 1000.0))
                         }
-                    }
-                />
-                <span class="cursor-time" data-testid="cursor-time">
-                    {move || cursor.get().map_or_else(|| "drag on the time axis or press play to replay the run".to_string(), human_time)}
-                </span>
-                <Show when=move || cursor.with(|c| c.is_some())>
-                    <button on:click=move |_| { stop(); cursor.set(None); }>"Clear"</button>
-                </Show>
-            </div>
-            {move || snapshot.get().map(|s| snapshot_view(&s))}
+                        on:input=move |ev| {
+                            let Ok(f) = event_target_value(&ev).parse::<f64>() else { return };
+                            if let Some((s, e)) = bounds.get_untracked() {
+                                stop();
+                                cursor.set(Some(Time(s.0 + ((e.0 - s.0) as f64 * f / 1000.0).round() as i64)));
+                            }
+                        }
+                    />
+                    <label class="cursor-at">
+                        <span class="visually-hidden">"go to a time"</span>
+                        <input
+                            data-testid="cursor-input"
+                            size="17"
+                            placeholder="YYYY-MM-DD HH:MM"
+                            title="a time on the clock shown (or RFC 3339 with Z or an offset)"
+                            aria-invalid=move || typed_problem.with(|p| p.is_some()).to_string()
+                            on:change=on_typed
+                        />
+                    </label>
+                    <span class="cursor-time" data-testid="cursor-time" data-time=move || cursor.get().map(|t| t.to_string()).unwrap_or_default()>{cursor_words}</span>
+                    <Show when=move || cursor.with(|c| c.is_some())>
+                        <button on:click=move |_| { stop(); cursor.set(None); }>"Clear"</button>
+                    </Show>
+                    {move || typed_problem.get().map(|p| view! { <span class="field-problem" role="alert">{p}</span> })}
+                </div>
+            })}
+            {move || snapshot.get().map(|s| snapshot_view(&s, &zone.get()))}
             <div class="chart-foot">
-                <p class="selection" data-testid="selection">
-                    {move || selected.get().unwrap_or_else(|| "Hover a bar for its times and reason; click to keep it here.".into())}
+                <p class="selection" data-testid="selection" aria-live="polite">
+                    {move || selected.get().unwrap_or_else(|| "Hover or focus a bar for its times and reason; click or press Enter to keep it here.".into())}
                 </p>
-                <ul class="legend" aria-label="legend">{legend}</ul>
+                <details class="legend-box" open=!embed>
+                    <summary>"Legend"</summary>
+                    <ul class="legend" aria-label="legend">{legend}</ul>
+                </details>
             </div>
         </section>
     }
@@ -577,15 +859,34 @@ fn viewport_height(el: &web_sys::HtmlDivElement) -> f64 {
     own.min(window).max(100.0)
 }
 
-/// One row: label (a stage's toggles its cluster rows), bars with tooltips and text labels.
-fn row_element(
-    row: &Row,
-    titles: Vec<String>,
-    stage_names: &[String],
-    toggle_stage: impl Fn(String) + Copy + Send + Sync + 'static,
+/// What a row needs from the chart around it.
+struct RowCtx<'a, F> {
+    index: usize,
+    label_w: f64,
+    stage_names: &'a [String],
+    toggle_stage: F,
     selected: RwSignal<Option<String>>,
     dragged: RwSignal<bool>,
-) -> impl IntoView {
+    focus_pos: RwSignal<Option<(usize, usize)>>,
+    tab_stop: Memo<Option<(usize, usize)>>,
+}
+
+/// One row: label (a stage's toggles its cluster rows), bars with tooltips and text labels. Each bar
+/// is focusable (one tab stop for the chart, see [`next_bar`]) and named by its tooltip.
+fn row_element<F>(row: &Row, titles: Vec<String>, ctx: RowCtx<'_, F>) -> impl IntoView
+where
+    F: Fn(String) + Copy + Send + Sync + 'static,
+{
+    let RowCtx {
+        index,
+        label_w,
+        stage_names,
+        toggle_stage,
+        selected,
+        dragged,
+        focus_pos,
+        tab_stop,
+    } = ctx;
     let y = row.y;
     let h = row.height;
     let text_y = y + h * 0.68;
@@ -607,10 +908,11 @@ fn row_element(
             toggle_stage(stage_name.clone());
         }
     };
-    // Stage labels are focusable; Enter or Space toggles them like a click.
+    // Stage labels are buttons: Enter or Space toggles them like a click.
     let on_label_key = move |ev: web_sys::KeyboardEvent| {
         if is_stage && (ev.key() == "Enter" || ev.key() == " ") {
             ev.prevent_default();
+            ev.stop_propagation();
             toggle_stage(name_for_key.clone());
         }
     };
@@ -618,13 +920,16 @@ fn row_element(
         .bars
         .iter()
         .zip(titles)
-        .map(|(b, title)| {
+        .enumerate()
+        .map(|(bi, (b, title))| {
             let pick = title.clone();
+            let name = title.clone();
             let on_bar = move |_| {
                 if !dragged.get_untracked() {
                     selected.set(Some(pick.clone()));
                 }
             };
+            let pos = (index, bi);
             // Parallel phases (a soak beside an approval) share the row in lanes the core assigned.
             let (bar_y, bar_h) = b.vertical(y, h);
             // Text on the bar only where it fits (about 6.5 px per character, 9 px of height).
@@ -632,7 +937,7 @@ fn row_element(
             let font = if bar_h < 13.0 { 8.5 } else { 10.5 };
             let text = (!b.label.is_empty() && fits).then(|| {
                 view! {
-                    <text class="bar-label" x=b.x + 3.0 y=bar_y + bar_h / 2.0 + font * 0.36 font-size=font>
+                    <text class="bar-label" x=b.x + 3.0 y=bar_y + bar_h / 2.0 + font * 0.36 font-size=font aria-hidden="true">
                         {b.label.clone()}
                     </text>
                 }
@@ -645,6 +950,11 @@ fn row_element(
                     width=b.width
                     height=bar_h
                     rx="2"
+                    role="button"
+                    data-pos=format!("{index}:{bi}")
+                    tabindex=move || if tab_stop.get() == Some(pos) { "0" } else { "-1" }
+                    aria-label=name
+                    on:focus=move |_| focus_pos.set(Some(pos))
                     on:click=on_bar
                 >
                     <title>{title}</title>
@@ -653,33 +963,46 @@ fn row_element(
             }
         })
         .collect_view();
+    let row_class = match row.kind {
+        RowKind::Stage { .. } => "row row-stage",
+        RowKind::Cluster { .. } => "row row-cluster",
+        RowKind::Unstaged { .. } => "row row-unstaged",
+    };
     view! {
-        <g class=if is_stage { "row row-stage" } else { "row row-cluster" } data-row=row.label.clone()>
+        <g class=row_class data-row=row.label.clone()>
             {is_stage.then(|| view! { <rect class="stage-band" x="0" y=y width="100%" height=h /> })}
+            {unstaged_heading.then(|| view! { <rect class="unstaged-band" x="0" y=y width="100%" height=h /> })}
             <text
                 class=if is_stage { "label label-stage" } else if unstaged_heading { "label label-unstaged" } else { "label" }
-                x=if is_stage || unstaged_heading { 4.0 } else { 16.0 }
+                x=if is_stage || unstaged_heading { 4.0 } else { 14.0 }
                 y=text_y
-                clip-path="url(#label-clip)"
+                clip-path=(!unstaged_heading).then_some("url(#label-clip)")
                 tabindex=if is_stage { "0" } else { "-1" }
+                role=is_stage.then_some("button")
+                aria-expanded=is_stage.then(|| (!folded).to_string())
                 on:click=on_label
                 on:keydown=on_label_key
             >
                 {label}
             </text>
-            <g transform=format!("translate({LABEL_WIDTH},0)")>{bars}</g>
+            <g transform=format!("translate({label_w},0)")>{bars}</g>
         </g>
     }
 }
 
 /// What the run is doing at the cursor: counts, each stage's state and reason, and the clusters that are
 /// updating or held (at most a handful; the chart shows the rest).
-fn snapshot_view(s: &Snapshot) -> impl IntoView {
+fn snapshot_view(s: &Snapshot, zone: &Zone) -> impl IntoView {
     const SHOWN: usize = 8;
     let c = s.counts;
     let counts = format!(
-        "{} done · {} updating · {} waiting · {} not started · {} failed",
-        c.done, c.updating, c.waiting, c.pending, c.failed
+        "{}: {} done · {} updating · {} waiting · {} not started · {} failed",
+        zone.human(s.at),
+        c.done,
+        c.updating,
+        c.waiting,
+        c.pending,
+        c.failed
     );
     let stages = s
         .stages
@@ -716,11 +1039,45 @@ fn snapshot_view(s: &Snapshot) -> impl IntoView {
         .map(|cl| view! { <li><strong>{cl.cluster.clone()}</strong>": "{cl.reason.clone()}</li> })
         .collect_view();
     view! {
-        <div class="snapshot" data-testid="snapshot">
+        <div class="snapshot" data-testid="snapshot" role="status">
             <p class="snapshot-counts">{counts}</p>
             <ul class="snapshot-stages">{stages}</ul>
             <ul class="snapshot-clusters">{clusters}</ul>
             {(more > 0).then(|| view! { <p class="note">{format!("and {more} more clusters updating")}</p> })}
         </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn arrow_keys_walk_the_bars_row_by_row() {
+        let text = crate::link::example_text();
+        let a = crate::analysis::analyse(text, None);
+        let p = a.plan.unwrap();
+        let chart = gantt::layout(&p, &View::fit(&p, 1000.0));
+        // Row 0 is stage staging (updating, then its TimedWait), row 1 its cluster member1.
+        let staging = &chart.rows[0];
+        assert!(staging.bars.len() >= 2);
+        assert_eq!(next_bar(&chart, (0, 0), "ArrowRight"), Some((0, 1)));
+        let last = staging.bars.len() - 1;
+        assert_eq!(next_bar(&chart, (0, last), "ArrowRight"), Some((1, 0)));
+        assert_eq!(next_bar(&chart, (1, 0), "ArrowLeft"), Some((0, last)));
+        assert_eq!(next_bar(&chart, (0, 0), "ArrowDown"), Some((1, 0)));
+        assert_eq!(
+            next_bar(&chart, (1, 0), "ArrowUp"),
+            Some((0, 0)),
+            "the nearest bar in time"
+        );
+        assert_eq!(next_bar(&chart, (0, 1), "Home"), Some((0, 0)));
+        assert_eq!(next_bar(&chart, (0, 0), "End"), Some((0, last)));
+        assert_eq!(
+            next_bar(&chart, (0, 0), "ArrowUp"),
+            None,
+            "nothing above the first row"
+        );
+        assert_eq!(next_bar(&chart, (0, 0), "x"), None);
     }
 }

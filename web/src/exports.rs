@@ -2,10 +2,12 @@
 //!
 //! The file contents come from the core (`export`, `gantt::svg`); this module only names the files and
 //! hands them to the browser. The chart export lays out the whole run (every row, fitted), not the part
-//! the screen happens to show.
+//! the screen happens to show, under a caption with the scenario's name, its end on the reader's clock
+//! and its outcome, so a picture pasted into a ticket says what it shows.
 
 use fleetplan::export;
 use fleetplan::gantt::{self, View};
+use fleetplan::zone::Zone;
 use fleetplan::Plan;
 
 use crate::browser;
@@ -74,10 +76,36 @@ pub fn file_stem(plan: Option<&Plan>) -> String {
     }
 }
 
-/// The whole run laid out for export, and its standalone SVG.
-pub fn chart_svg(plan: &Plan) -> (String, f64, f64) {
-    let chart = gantt::layout(plan, &View::fit(plan, EXPORT_WIDTH));
-    let svg = gantt::svg(&chart, LABEL_WIDTH);
+/// The caption of an exported chart: the name, then the end, total and outcome on `zone`'s clock.
+pub fn caption(plan: &Plan, zone: &Zone) -> Vec<String> {
+    let name = plan.scenario.clone().unwrap_or_else(|| plan.run.clone());
+    let end = plan.end.map_or_else(
+        || "never ends under the assumptions".to_string(),
+        |e| format!("ends {}", zone.human(e)),
+    );
+    let total = plan
+        .summary
+        .total_duration
+        .map(|d| format!(" · total {}", d.human()))
+        .unwrap_or_default();
+    let outcome = crate::summary::outcome_words(plan.outcome).0;
+    vec![
+        format!("{name} ({})", plan.kind),
+        format!(
+            "{end}{total} · the run {outcome} · {} of {} clusters updated",
+            plan.summary.clusters_updated, plan.summary.clusters
+        ),
+    ]
+}
+
+/// The whole run laid out for export (on `zone`'s clock), and its standalone, captioned SVG.
+pub fn chart_svg(plan: &Plan, zone: &Zone) -> (String, f64, f64) {
+    let view = View {
+        zone: zone.clone(),
+        ..View::fit(plan, EXPORT_WIDTH)
+    };
+    let chart = gantt::layout(plan, &view);
+    let svg = gantt::svg_captioned(&chart, LABEL_WIDTH, &caption(plan, zone));
     // The document's own size, as `gantt::svg` wrote it on its root element.
     let size = |attr: &str| {
         svg.split_once(&format!("{attr}=\""))
@@ -95,6 +123,7 @@ pub fn render(
     format: Format,
     text: &str,
     plan: Option<&Plan>,
+    zone: &Zone,
 ) -> Option<(String, &'static str, String)> {
     let stem = file_stem(plan);
     match format {
@@ -108,20 +137,20 @@ pub fn render(
         }),
         Format::Csv => plan.map(|p| (format!("{stem}.plan.csv"), "text/csv", export::csv(p))),
         Format::Mermaid => plan.map(|p| (format!("{stem}.mmd"), "text/plain", export::mermaid(p))),
-        Format::Svg => plan.map(|p| (format!("{stem}.svg"), "image/svg+xml", chart_svg(p).0)),
+        Format::Svg => plan.map(|p| (format!("{stem}.svg"), "image/svg+xml", chart_svg(p, zone).0)),
         Format::Png => None,
     }
 }
 
 /// Starts the download of one export in the browser.
-pub fn download(format: Format, text: &str, plan: Option<&Plan>) -> bool {
+pub fn download(format: Format, text: &str, plan: Option<&Plan>, zone: &Zone) -> bool {
     if format == Format::Png {
         let Some(p) = plan else { return false };
-        let (svg, w, h) = chart_svg(p);
+        let (svg, w, h) = chart_svg(p, zone);
         // Twice the pixels: crisp on high-density screens and when zoomed in a document.
         return browser::download_svg_as_png(&svg, w, h, 2.0, &format!("{}.png", file_stem(plan)));
     }
-    match render(format, text, plan) {
+    match render(format, text, plan, zone) {
         Some((name, mime, content)) => browser::download_text(&name, mime, &content),
         None => false,
     }
@@ -141,13 +170,16 @@ mod tests {
             if f == Format::Png {
                 continue;
             }
-            let (name, _, content) = render(f, text, plan).unwrap();
+            let (name, _, content) = render(f, text, plan, &Zone::utc()).unwrap();
             assert!(name.starts_with("staged-rollout"), "{name}");
             assert!(!content.is_empty(), "{f:?}");
         }
-        let (svg, w, h) = chart_svg(plan.unwrap());
+        let (svg, w, h) = chart_svg(plan.unwrap(), &Zone::utc());
         assert!(svg.starts_with("<svg"));
         assert!(w > EXPORT_WIDTH && h > 100.0, "{w}x{h}");
+        // The picture says what it shows: the scenario's name and its end (12:15 UTC, the example's).
+        assert!(svg.contains("staged-rollout (kubefleet-staged)"), "{svg}");
+        assert!(svg.contains("ends Mon 23 Nov 2026 12:15 UTC · total 3h 15m · the run succeeds"));
     }
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]

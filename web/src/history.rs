@@ -58,6 +58,15 @@ impl History {
         Some(self.current())
     }
 
+    /// Every kept version, oldest first; [`History::cursor`] is the one shown.
+    pub fn versions(&self) -> &[String] {
+        &self.versions
+    }
+
+    pub fn cursor(&self) -> usize {
+        self.cursor
+    }
+
     pub fn can_undo(&self) -> bool {
         self.cursor > 0
     }

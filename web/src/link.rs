@@ -90,6 +90,27 @@ pub fn iframe_snippet(embed_url: &str) -> String {
     )
 }
 
+/// The snippet for a docs page that cannot use an iframe: the one-file script next to the app (from
+/// `app` the app's address) and the `<fleetplan-chart>` element showing the scenario of `share_url`.
+pub fn component_snippet(app: &str, share_url: &str) -> String {
+    let dir = match app.rfind('/') {
+        Some(i) => &app[..=i],
+        None => "./",
+    };
+    format!(
+        "<script type=\"module\" src=\"{}fleetplan-chart.js\"></script>\n<fleetplan-chart link=\"{}\" style=\"height: 420px\"></fleetplan-chart>",
+        fleetplan::export::xml_escape(dir),
+        fleetplan::export::xml_escape(share_url)
+    )
+}
+
+/// The scenario text inside a share link (or a bare `#s=…` fragment), for `<fleetplan-chart link>`.
+pub fn text_of_link(link: &str) -> Result<String, String> {
+    let hash = link.find('#').map_or(link, |i| &link[i..]);
+    let payload = fragment_payload(hash).ok_or("the link holds no scenario (no `#s=…` part)")?;
+    share::decode(payload).map_err(|e| format!("the link could not be opened: {e}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -143,6 +164,20 @@ mod tests {
         }
         let huge = format!("#s=1.{}", "A".repeat(share::MAX_PAYLOAD_LEN + 10));
         assert!(opening(&huge, None).banner.is_some());
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn the_component_snippet_loads_the_script_beside_the_app() {
+        let url = share_url("https://docs.example/tools/fleetplan/", "name: x\n");
+        let s = component_snippet("https://docs.example/tools/fleetplan/", &url);
+        assert!(s.starts_with(
+            "<script type=\"module\" src=\"https://docs.example/tools/fleetplan/fleetplan-chart.js\">"
+        ));
+        assert!(s.contains("<fleetplan-chart link=\"https://docs.example/tools/fleetplan/#s=1."));
+        let s = component_snippet("http://h/app/index.html", &url);
+        assert!(s.contains("src=\"http://h/app/fleetplan-chart.js\""), "{s}");
+        assert_eq!(text_of_link(&url).unwrap(), "name: x\n");
+        assert!(text_of_link("https://h/#other").is_err());
     }
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]

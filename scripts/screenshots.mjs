@@ -1,0 +1,54 @@
+// Screenshots of the built app (dist/) in Debian's Chromium, desktop and phone-sized, to look at before
+// landing UI work: `trunk build --offline && node scripts/screenshots.mjs` → target/screenshots/*.png.
+// Served under a sub-path, as a docs portal would host it.
+import http from "node:http";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const dist = path.resolve(process.env.FLEETPLAN_DIST || path.join(root, "dist"));
+const out = path.join(root, "target", "screenshots");
+const PREFIX = "/tools/fleetplan/";
+const TYPES = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm", ".css": "text/css" };
+
+fs.mkdirSync(out, { recursive: true });
+const server = http.createServer((req, res) => {
+  const url = new URL(req.url, "http://127.0.0.1");
+  if (!url.pathname.startsWith(PREFIX)) return res.writeHead(404).end();
+  const rel = url.pathname.slice(PREFIX.length) || "index.html";
+  const file = path.join(dist, decodeURIComponent(rel));
+  if (!file.startsWith(dist) || !fs.existsSync(file)) return res.writeHead(404).end();
+  res.writeHead(200, { "content-type": TYPES[path.extname(file)] || "application/octet-stream" });
+  fs.createReadStream(file).pipe(res);
+});
+await new Promise((r) => server.listen(0, "127.0.0.1", r));
+const base = `http://127.0.0.1:${server.address().port}${PREFIX}`;
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || "/usr/bin/chromium", args: ["--no-sandbox"] });
+
+const shots = [
+  ["desktop", { width: 1400, height: 900 }, ""],
+  ["phone", { width: 390, height: 844 }, ""],
+  ["desktop-dark", { width: 1400, height: 900 }, "", "dark"],
+  ["embed-400", { width: 800, height: 400 }, "?embed=1"],
+  ["gke-desktop", { width: 1400, height: 900 }, "", null, "gke-bank"],
+  ["no-stage-phone", { width: 390, height: 844 }, "", null, "cluster-in-no-stage"],
+];
+for (const [name, viewport, query, scheme, example] of shots) {
+  const context = await browser.newContext({ viewport, colorScheme: scheme || "light", hasTouch: viewport.width < 500 });
+  const page = await context.newPage();
+  page.on("pageerror", (e) => console.error(name, e));
+  await page.goto(base + query);
+  await page.locator("svg.rows rect.bar").first().waitFor();
+  if (example) {
+    await page.selectOption('[data-testid="examples"]', example);
+    await page.waitForTimeout(600);
+  }
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: path.join(out, `${name}.png`), fullPage: !query });
+  console.log(path.join(out, `${name}.png`));
+  await context.close();
+}
+await browser.close();
+server.close();

@@ -1,0 +1,222 @@
+//! The title bar: new scenario, open a file, the examples, undo/redo, share, export and print, and the
+//! reader's preferences (time zone, theme).
+
+use std::sync::Arc;
+
+use fleetplan::Plan;
+use leptos::html;
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+use crate::clock::{self, ClockCtx};
+use crate::exports::{self, Format};
+use crate::history::History;
+use crate::theme::Theme;
+use crate::{browser, link, templates};
+
+/// Closes a `<details>` menu once something in it is chosen, as a menu does.
+fn close(menu: NodeRef<html::Details>) {
+    if let Some(d) = menu.get_untracked() {
+        d.set_open(false);
+    }
+}
+
+/// What the share panel shows: the link, the iframe snippet, the web-component snippet, a warning.
+type Shared = (String, String, String, Option<String>);
+
+#[component]
+pub fn Header(
+    replace_text: impl Fn(String) + Copy + Send + Sync + 'static,
+    undo: impl Fn() + Copy + Send + Sync + 'static,
+    redo: impl Fn() + Copy + Send + Sync + 'static,
+    history: RwSignal<History>,
+    committed: RwSignal<String>,
+    plan: Signal<Option<Arc<Plan>>>,
+) -> impl IntoView {
+    // The share panel: the link, the iframe and web-component snippets, a warning when the link is long.
+    let share: RwSignal<Option<Shared>> = RwSignal::new(None);
+    let open_share = move |_| {
+        let t = committed.get_untracked();
+        let base = browser::app_url();
+        let url = link::share_url(&base, &t);
+        let snippet = link::iframe_snippet(&link::embed_url(&base, &t));
+        let component = link::component_snippet(&base, &url);
+        let warning = fleetplan::share::link_warning(&fleetplan::share::encode(&t));
+        browser::copy_to_clipboard(&url);
+        share.set(Some((url, snippet, component, warning)));
+    };
+    let note = RwSignal::new(None::<String>);
+    let export_menu = NodeRef::<html::Details>::new();
+    let new_menu = NodeRef::<html::Details>::new();
+    let zone = clock::use_zone();
+    let on_export = move |f: Format| {
+        close(export_menu);
+        let t = committed.get_untracked();
+        let p = plan.get_untracked();
+        let zone = zone.get_untracked();
+        let ok = exports::download(f, &t, p.as_deref(), &zone);
+        note.set(
+            (!ok).then(|| format!("{}: nothing to export until the scenario plans", f.label())),
+        );
+    };
+    let examples = fleetplan::examples::all()
+        .iter()
+        .map(|e| view! { <option value=e.name title=e.title>{format!("{} — {}", e.name, e.title)}</option> })
+        .collect_view();
+    let exports = Format::ALL
+        .iter()
+        .map(|&f| {
+            view! {
+                <button
+                    data-testid=format!("export-{f:?}").to_lowercase()
+                    disabled=move || f.needs_plan() && plan.with(|p| p.is_none())
+                    on:click=move |_| on_export(f)
+                >
+                    {f.label()}
+                </button>
+            }
+        })
+        .collect_view();
+    let news = templates::TEMPLATES
+        .iter()
+        .map(|&(kind, label, _)| {
+            view! {
+                <button data-testid=format!("new-{kind}") on:click=move |_| {
+                    close(new_menu);
+                    if let Some(t) = templates::new_scenario(kind, browser::now()) {
+                        replace_text(t);
+                    }
+                }>{label}</button>
+            }
+        })
+        .collect_view();
+    let open_file = move |ev: leptos::ev::Event| {
+        close(new_menu);
+        let Some(input) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+        else {
+            return;
+        };
+        browser::read_chosen_file(&input, move |name, text| match text {
+            Ok(t) => replace_text(t),
+            Err(e) => note.set(Some(format!("{name} could not be read: {e}"))),
+        });
+    };
+
+    // Preferences: the time zone and the theme.
+    let ctx = use_context::<ClockCtx>();
+    let browser_zone = clock::browser_zone();
+    let zones = clock::zone_names()
+        .into_iter()
+        .map(|z| view! { <option value=z.clone()>{z.clone()}</option> })
+        .collect_view();
+    let zone_value = move || {
+        ctx.and_then(|c| c.choice.get())
+            .unwrap_or_else(|| "browser".into())
+    };
+    let on_zone = move |ev: leptos::ev::Event| {
+        let v = event_target_value(&ev);
+        let choice = (v != "browser").then_some(v);
+        match &choice {
+            Some(z) => {
+                browser::storage_set(clock::ZONE_KEY, z);
+            }
+            None => browser::storage_remove(clock::ZONE_KEY),
+        }
+        if let Some(c) = ctx {
+            c.choice.set(choice);
+        }
+    };
+    let theme = RwSignal::new(Theme::saved());
+    let themes = Theme::ALL
+        .iter()
+        .map(|t| view! { <option value=t.key()>{t.label()}</option> })
+        .collect_view();
+
+    view! {
+        <header class="top">
+            <h1>"fleetplan"</h1>
+            <span class="tagline">"rollouts across fleets, projected before they run"</span>
+            <details class="menu" node_ref=new_menu>
+                <summary data-testid="new-menu">"New"</summary>
+                <div class="menu-items">
+                    {news}
+                    <label class="file-button">"Open a file…"
+                        <input type="file" accept=".yaml,.yml,.json,text/yaml,application/json" data-testid="open-file" on:change=open_file />
+                    </label>
+                </div>
+            </details>
+            <label class="examples">
+                <span class="visually-hidden">"Examples"</span>
+                <select
+                    data-testid="examples"
+                    on:change=move |ev| {
+                        let name = event_target_value(&ev);
+                        if let Some(e) = fleetplan::examples::get(&name) {
+                            replace_text(e.text.to_string());
+                        }
+                        // Back to the prompt, so picking the same example again still works.
+                        if let Some(sel) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlSelectElement>().ok()) {
+                            sel.set_value("");
+                        }
+                    }
+                >
+                    <option value="" selected>"Examples…"</option>
+                    {examples}
+                </select>
+            </label>
+            <span class="spacer"></span>
+            <button on:click=move |_| undo() disabled=move || history.with(|h| !h.can_undo()) title="undo (ctrl+z)">"Undo"</button>
+            <button on:click=move |_| redo() disabled=move || history.with(|h| !h.can_redo()) title="redo (ctrl+shift+z)">"Redo"</button>
+            <button class="primary" data-testid="copy-link" on:click=open_share>"Copy link"</button>
+            <details class="menu export-menu" node_ref=export_menu>
+                <summary>"Export"</summary>
+                <div class="menu-items">
+                    {exports}
+                    <button data-testid="print" on:click=move |_| { close(export_menu); browser::print(); }>"Print (one page)"</button>
+                </div>
+            </details>
+            <label class="pref">
+                <span class="visually-hidden">"Time zone"</span>
+                <select data-testid="zone" title="the time zone times are shown in (UTC on hover)" prop:value=zone_value on:change=on_zone>
+                    <option value="browser">{format!("{browser_zone} (browser)")}</option>
+                    {zones}
+                </select>
+            </label>
+            <label class="pref">
+                <span class="visually-hidden">"Theme"</span>
+                <select data-testid="theme" prop:value=move || theme.get().key() on:change=move |ev| {
+                    let t = Theme::from_key(&event_target_value(&ev));
+                    t.apply(true);
+                    theme.set(t);
+                }>{themes}</select>
+            </label>
+        </header>
+        {move || note.get().map(|n| view! { <div class="note" role="status">{n}</div> })}
+        {move || share.get().map(|(url, snippet, component, warning)| view! {
+            <div class="share-panel" role="region" aria-label="share">
+                <label>"Link (copied to the clipboard) "
+                    <input readonly data-testid="share-link" prop:value=url.clone() on:focus=|ev| select_all(&ev) />
+                </label>
+                <label>"Embed in a docs page (iframe) "
+                    <input readonly data-testid="embed-snippet" prop:value=snippet.clone() on:focus=|ev| select_all(&ev) />
+                </label>
+                <label>"Or as a web component "
+                    <input readonly data-testid="component-snippet" prop:value=component.clone() on:focus=|ev| select_all(&ev) />
+                </label>
+                {warning.map(|w| view! { <p class="warning">{w}</p> })}
+                <button on:click=move |_| share.set(None) aria-label="close the share panel">"×"</button>
+            </div>
+        })}
+    }
+}
+
+fn select_all(ev: &web_sys::FocusEvent) {
+    if let Some(input) = ev
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+    {
+        input.select();
+    }
+}
