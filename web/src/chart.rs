@@ -440,17 +440,18 @@ pub fn GanttChart(
             }
         }
         focus_pos.set(Some(pos));
-        request_animation_frame(move || {
-            let Some(el) = body_ref.get_untracked() else {
-                return;
-            };
+        let focus = move || {
+            let el = body_ref.get_untracked()?;
             let selector = format!("[data-pos=\"{}:{}\"]", pos.0, pos.1);
-            if let Ok(Some(bar)) = el.query_selector(&selector) {
-                if let Ok(bar) = bar.dyn_into::<web_sys::SvgElement>() {
-                    let _ = bar.focus();
-                }
-            }
-        });
+            let bar = el.query_selector(&selector).ok()??;
+            bar.dyn_into::<web_sys::SvgElement>().ok()?.focus().ok()
+        };
+        // A bar already drawn takes the focus now; one scrolled into view, once it is drawn.
+        if focus().is_none() {
+            request_animation_frame(move || {
+                let _ = focus();
+            });
+        }
     };
     let on_rows_key = move |ev: web_sys::KeyboardEvent| {
         let Some(pos) = focus_pos.get_untracked() else {
@@ -701,9 +702,9 @@ pub fn GanttChart(
                 <button on:click=move |_| pan(0.4) title="later" aria-label="show later times">"▶"</button>
                 <button data-testid="fit" on:click=move |_| fit() title="show the whole run in the width">"Fit"</button>
                 {embed.then(|| view! {
-                    <button data-testid="play" aria-label=move || if playing.get() { "pause the replay" } else { "replay the run" } disabled=move || bounds.with(|b| b.is_none())
+                    <button data-testid="play" title="replay the run" disabled=move || bounds.with(|b| b.is_none())
                         on:click=move |_| if playing.get_untracked() { stop() } else { play() }>
-                        {move || if playing.get() { "⏸" } else { "▶ Play" }}
+                        {move || if playing.get() { "⏸ Pause" } else { "▶ Play" }}
                     </button>
                 })}
                 {(!embed).then(|| view! {
@@ -778,7 +779,7 @@ pub fn GanttChart(
                 <div class="playback" data-testid="playback">
                     <button
                         data-testid="play"
-                        aria-label=move || if playing.get() { "pause the replay" } else { "replay the run" }
+                        title="replay the run"
                         disabled=move || bounds.with(|b| b.is_none())
                         on:click=move |_| if playing.get_untracked() { stop() } else { play() }
                     >
@@ -968,10 +969,12 @@ where
         RowKind::Cluster { .. } => "row row-cluster",
         RowKind::Unstaged { .. } => "row row-unstaged",
     };
+    // Bars come before the label in the DOM: from the chart's tab stop, Tab reaches the bars first.
     view! {
         <g class=row_class data-row=row.label.clone()>
             {is_stage.then(|| view! { <rect class="stage-band" x="0" y=y width="100%" height=h /> })}
             {unstaged_heading.then(|| view! { <rect class="unstaged-band" x="0" y=y width="100%" height=h /> })}
+            <g transform=format!("translate({label_w},0)")>{bars}</g>
             <text
                 class=if is_stage { "label label-stage" } else if unstaged_heading { "label label-unstaged" } else { "label" }
                 x=if is_stage || unstaged_heading { 4.0 } else { 14.0 }
@@ -985,7 +988,6 @@ where
             >
                 {label}
             </text>
-            <g transform=format!("translate({label_w},0)")>{bars}</g>
         </g>
     }
 }

@@ -48,9 +48,10 @@ fn diagnostic_item(
     };
     let line = d.location.as_ref().map(|l| (l.line, l.column));
     let place = line.map_or_else(|| "—".to_string(), |(l, c)| format!("{l}:{c}"));
+    // The accessible name starts with the visible text (`21:5`), as speech-input users say it.
     let place_name = line.map_or_else(
-        || "no line to show".to_string(),
-        |(l, c)| format!("show line {l}, column {c} in the editor"),
+        || "— no line to show".to_string(),
+        |(l, c)| format!("{l}:{c} show this line in the editor"),
     );
     let subject = d.subject().map(str::to_string);
     let path = d.path.clone();

@@ -132,8 +132,10 @@ pub(crate) fn button(
     act: Act,
 ) -> AnyView {
     let f = form.clone();
+    // A symbol (`×`, `↑`) is named by `name`; words are their own name (speech input says what it sees).
+    let symbol = !text.chars().any(char::is_alphabetic);
     view! {
-        <button class=class title=name aria-label=name disabled=disabled on:click=move |_| f.run(FORM_LEVEL, &|s| act(s))>{text}</button>
+        <button class=class title=name aria-label=symbol.then_some(name) disabled=disabled on:click=move |_| f.run(FORM_LEVEL, &|s| act(s))>{text}</button>
     }
     .into_any()
 }
