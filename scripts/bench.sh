@@ -14,3 +14,7 @@ echo
 cargo build --release --quiet --target wasm32-unknown-unknown -p fleetplan-bench --lib
 wasm-bindgen --target nodejs --out-dir "$target/bench-wasm" "$target/wasm32-unknown-unknown/release/fleetplan_bench.wasm"
 node scripts/bench-wasm.cjs "$target/bench-wasm/fleetplan_bench.js"
+echo
+
+# The browser app's figures from the last end-to-end run, against bench/budgets.json.
+node scripts/budgets.mjs
