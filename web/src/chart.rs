@@ -823,7 +823,10 @@ pub fn GanttChart(
                     {move || typed_problem.get().map(|p| view! { <span class="field-problem" role="alert">{p}</span> })}
                 </div>
             })}
-            {move || snapshot.get().map(|s| snapshot_view(&s, &zone.get()))}
+            {move || snapshot.get().map(|s| {
+                let approvals = plan.with(|p| p.as_ref().and_then(|p| approval_assumption(p)));
+                snapshot_view(&s, &zone.get(), approvals.as_deref())
+            })}
             <div class="chart-foot">
                 <p class="selection" data-testid="selection" aria-live="polite">
                     {move || selected.get().unwrap_or_else(|| "Hover or focus a bar for its times and reason; click or press Enter to keep it here.".into())}
@@ -992,9 +995,19 @@ where
     }
 }
 
-/// What the run is doing at the cursor: counts, each stage's state and reason, and the clusters that are
-/// updating or held (at most a handful; the chart shows the rest).
-fn snapshot_view(s: &Snapshot, zone: &Zone) -> impl IntoView {
+/// The plan's approval assumption (delay, business hours), which is why an approval wait lasts as long
+/// as it does.
+fn approval_assumption(p: &Plan) -> Option<String> {
+    p.assumptions
+        .iter()
+        .find(|a| a.field == "approvals")
+        .map(|a| format!("assumed approval: {}", a.value))
+}
+
+/// What the run is doing at the cursor: counts, each stage's state and reason (for an approval wait, the
+/// approval assumption behind its length), and the clusters that are updating or held (at most a
+/// handful; the chart shows the rest).
+fn snapshot_view(s: &Snapshot, zone: &Zone, approvals: Option<&str>) -> impl IntoView {
     const SHOWN: usize = 8;
     let c = s.counts;
     let counts = format!(
@@ -1021,7 +1034,10 @@ fn snapshot_view(s: &Snapshot, zone: &Zone) -> impl IntoView {
                 StageActivity::Skipped => "skipped",
                 StageActivity::Failed => "failed",
             };
-            view! { <li><strong>{st.stage.clone()}</strong>" "<em>{word}</em>": "{st.reason.clone()}</li> }
+            let why = (st.state == StageActivity::WaitingForApproval)
+                .then(|| approvals.map(|a| format!("; {a}")))
+                .flatten();
+            view! { <li><strong>{st.stage.clone()}</strong>" "<em>{word}</em>": "{st.reason.clone()}{why}</li> }
         })
         .collect_view();
     let active: Vec<_> = s
