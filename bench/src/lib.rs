@@ -2,6 +2,7 @@
 //! wasm entry point that Node calls to time planning in wasm.
 
 pub mod gke;
+pub mod live;
 pub mod scenario;
 #[cfg(target_arch = "wasm32")]
 mod wasm;

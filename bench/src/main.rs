@@ -35,6 +35,7 @@ fn time_plan(scenario: &fleetplan::Scenario) -> (f64, usize) {
 }
 
 fn main() {
+    live();
     // `fleetplan-bench gke N`: plan only the GKE sequence of N clusters, RUNS times (for a profiler).
     let args: Vec<String> = std::env::args().skip(1).collect();
     if let [kind, n] = args.as_slice() {
@@ -85,4 +86,31 @@ fn main() {
         println!("{clusters:>9} {events:>9} {ms:>10.1} {exponent:>9} {span:>14} {budget:>8}");
         previous = Some((clusters, ms));
     }
+}
+
+/// Live projection: reading a run's JSON status and projecting the rest (issue 11's budgets: 10,000
+/// clusters under 100 ms; 1,000 Monte Carlo samples of 1,000 clusters under 1 s in wasm).
+fn live() {
+    println!("live status: a staged run halfway through 10 stages, read from JSON and projected");
+    println!(
+        "{:>9} {:>8} {:>10} {:>8}",
+        "clusters", "samples", "median ms", "budget"
+    );
+    for (clusters, samples, budget) in [(10_000usize, 0u32, 100.0), (1_000, 1_000, 1_000.0)] {
+        let text = fleetplan_bench::live::status_json(clusters);
+        let run = || fleetplan_bench::live::import_and_project(&text, samples > 0, samples.max(1));
+        std::hint::black_box(run());
+        let mut times: Vec<f64> = (0..RUNS)
+            .map(|_| {
+                let t = Instant::now();
+                std::hint::black_box(run());
+                t.elapsed().as_secs_f64() * 1e3
+            })
+            .collect();
+        times.sort_by(f64::total_cmp);
+        let ms = times[RUNS / 2];
+        let verdict = if ms <= budget { "ok" } else { "OVER" };
+        println!("{clusters:>9} {samples:>8} {ms:>10.1} {verdict:>4} {budget:.0}");
+    }
+    println!();
 }

@@ -17,6 +17,7 @@ pub mod fleet;
 pub mod gantt;
 pub mod gke;
 pub mod input;
+pub mod jsonpos;
 pub mod labels;
 pub mod manifests;
 pub mod model;

@@ -11,7 +11,7 @@ use crate::model::StageConfig;
 use crate::source::Node;
 use crate::time::Time;
 
-use super::objects::{conditions, find, meta, Condition, Object};
+use super::objects::{conditions, find, meta, Condition, Object, Pos};
 
 /// A staged update run with its status.
 #[derive(Clone, Debug)]
@@ -52,7 +52,7 @@ pub struct StageStatus {
 pub struct ClusterStatus {
     pub name: String,
     pub conditions: Vec<Condition>,
-    pub at: Location,
+    pub at: Pos,
 }
 
 #[derive(Clone, Debug)]
@@ -169,11 +169,9 @@ pub fn read_run(obj: &Object, diags: &mut Vec<Diagnostic>) -> Option<RunStatus> 
         let deletion = status
             .and_then(|s| s.get("deletionStageStatus"))
             .and_then(|n| stage(&mut r, n, &st.report_field("deletionStageStatus")));
-        let conditions = conditions(
-            &mut r,
-            status.and_then(|s| s.get("conditions")),
-            &st.report_field("conditions"),
-        );
+        let conditions = conditions(&mut r, status.and_then(|s| s.get("conditions")), || {
+            st.report_field("conditions")
+        });
         RunStatus {
             id: m.id,
             name: m.name,
@@ -210,29 +208,32 @@ fn stage(r: &mut Reader, n: &Node, p: &Path) -> Option<StageStatus> {
     let time = |r: &mut Reader, key: &str| n.get(key).and_then(|v| r.time(v, &p.report_field(key)));
     let start = time(r, "startTime");
     let end = time(r, "endTime");
-    let conds = conditions(r, n.get("conditions"), &p.report_field("conditions"));
+    let conds = conditions(r, n.get("conditions"), || p.report_field("conditions"));
     let mut clusters = Vec::new();
     let cp = p.report_field("clusters");
     match n.get("clusters") {
         Some(list) => {
             for (i, item) in r.seq(list, &cp).unwrap_or(&[]).iter().enumerate() {
-                let ip = cp.index(i);
-                if r.map(item, &ip, &[]).is_none() {
+                // Paths only for diagnostics: a large run has thousands of clusters.
+                let ip = || cp.index(i);
+                if !matches!(item.value, crate::source::Value::Map(_)) {
+                    r.map(item, &ip(), &[]);
                     continue;
                 }
-                let Some(cname) = item
-                    .get("clusterName")
-                    .and_then(|v| r.string(v, &ip.report_field("clusterName")))
-                else {
-                    r.missing("clusterName", &ip, item);
+                let Some(cname) = item.get("clusterName").and_then(|v| match v.scalar() {
+                    Some(s) if !v.is_null() => Some(s.text.clone()),
+                    _ => r.string(v, &ip().report_field("clusterName")),
+                }) else {
+                    r.missing("clusterName", &ip(), item);
                     continue;
                 };
-                let conditions =
-                    conditions(r, item.get("conditions"), &ip.report_field("conditions"));
+                let conditions = conditions(r, item.get("conditions"), || {
+                    ip().report_field("conditions")
+                });
                 clusters.push(ClusterStatus {
                     name: cname,
                     conditions,
-                    at: r.loc(item),
+                    at: Pos::of(item),
                 });
             }
         }
@@ -256,7 +257,7 @@ fn stage(r: &mut Reader, n: &Node, p: &Path) -> Option<StageStatus> {
                     .get("approvalRequestName")
                     .and_then(|v| r.string(v, &ip.report_field("approvalRequestName")));
                 let conditions =
-                    conditions(r, item.get("conditions"), &ip.report_field("conditions"));
+                    conditions(r, item.get("conditions"), || ip.report_field("conditions"));
                 out.push(TaskStatus {
                     kind,
                     request,
@@ -297,7 +298,7 @@ pub fn read_approval(obj: &Object, diags: &mut Vec<Diagnostic>) -> Option<Approv
         let conds = conditions(
             &mut r,
             obj.node.get("status").and_then(|s| s.get("conditions")),
-            &root.report_field("status").report_field("conditions"),
+            || root.report_field("status").report_field("conditions"),
         );
         let when = |kind: &str| {
             find(&conds, kind)

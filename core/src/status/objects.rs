@@ -88,6 +88,31 @@ pub fn meta(r: &mut Reader, obj: &Object) -> Option<Meta> {
     })
 }
 
+/// Where a node was written, without its file (objects keep theirs once): thousands of conditions
+/// need no copy of the file name each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pos {
+    pub line: usize,
+    pub column: usize,
+}
+
+impl Pos {
+    pub fn of(n: &Node) -> Pos {
+        Pos {
+            line: n.line,
+            column: n.column,
+        }
+    }
+
+    pub fn in_file(self, file: &str) -> Location {
+        Location {
+            file: file.to_string(),
+            line: self.line,
+            column: self.column,
+        }
+    }
+}
+
 /// One `metav1.Condition` as the status shows it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Condition {
@@ -98,7 +123,7 @@ pub struct Condition {
     /// `lastTransitionTime`: when `status` last changed.
     pub since: Option<Time>,
     pub observed_generation: Option<i64>,
-    pub at: Location,
+    pub at: Pos,
 }
 
 impl Condition {
@@ -110,24 +135,40 @@ impl Condition {
     }
 }
 
-pub fn conditions(r: &mut Reader, n: Option<&Node>, p: &Path) -> Vec<Condition> {
-    let Some(items) = n.and_then(|n| r.seq(n, p)) else {
-        return Vec::new();
+/// `conditions` of a status part; `path` makes the field's path, only called for a diagnostic.
+pub fn conditions(r: &mut Reader, n: Option<&Node>, path: impl Fn() -> Path) -> Vec<Condition> {
+    let items = match n {
+        Some(Node {
+            value: Value::Seq(items),
+            ..
+        }) => items,
+        Some(node) => {
+            // Null reads as absent; anything else is reported as not a list.
+            let _ = r.seq(node, &path());
+            return Vec::new();
+        }
+        None => return Vec::new(),
     };
-    let mut out = Vec::new();
+    let p = &path;
+    let mut out = Vec::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
-        let ip = p.index(i);
-        if r.map(item, &ip, &[]).is_none() {
+        if !matches!(item.value, Value::Map(_)) {
+            r.map(item, &p().index(i), &[]);
             continue;
         }
-        let text = |r: &mut Reader, key: &str| {
-            item.get(key)
-                .and_then(|v| r.string(v, &ip.field(key)))
-                .unwrap_or_default()
+        // Paths are built only for a diagnostic: a large run has tens of thousands of conditions.
+        let text = |r: &mut Reader, key: &str| match item.get(key) {
+            Some(v) if v.is_null() => String::new(),
+            Some(Node {
+                value: Value::Scalar(s),
+                ..
+            }) => s.text.clone(),
+            Some(v) => r.string(v, &p().index(i).field(key)).unwrap_or_default(),
+            None => String::new(),
         };
         let kind = text(r, "type");
         if kind.is_empty() {
-            r.missing("type", &ip, item);
+            r.missing("type", &p().index(i), item);
             continue;
         }
         let status = text(r, "status");
@@ -135,10 +176,16 @@ pub fn conditions(r: &mut Reader, n: Option<&Node>, p: &Path) -> Vec<Condition> 
         let message = text(r, "message");
         let since = item
             .get("lastTransitionTime")
-            .and_then(|v| r.time(v, &ip.field("lastTransitionTime")));
+            .and_then(|v| match v.scalar() {
+                Some(s) if !v.is_null() => match Time::parse(&s.text) {
+                    Ok(t) => Some(t),
+                    Err(_) => r.time(v, &p().index(i).field("lastTransitionTime")),
+                },
+                _ => r.time(v, &p().index(i).field("lastTransitionTime")),
+            });
         let observed_generation = item
             .get("observedGeneration")
-            .and_then(|v| r.int(v, &ip.field("observedGeneration")));
+            .and_then(|v| r.int(v, &p().index(i).field("observedGeneration")));
         out.push(Condition {
             kind,
             status,
@@ -146,7 +193,7 @@ pub fn conditions(r: &mut Reader, n: Option<&Node>, p: &Path) -> Vec<Condition> 
             message,
             since,
             observed_generation,
-            at: r.loc(item),
+            at: Pos::of(item),
         });
     }
     out

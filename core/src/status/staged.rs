@@ -49,15 +49,19 @@ pub struct StagedItem {
 pub fn scenario(item: &StagedItem, context: &Scenario) -> Scenario {
     let run = &item.run;
     let mut clusters: Vec<Cluster> = context.clusters.clone();
-    let known = |cs: &[Cluster], n: &str| cs.iter().any(|c| c.name == n);
+    let mut known: std::collections::HashSet<String> =
+        clusters.iter().map(|c| c.name.clone()).collect();
+    let members: HashMap<&str, &Member> = item
+        .members
+        .iter()
+        .flatten()
+        .map(|m| (m.name.as_str(), m))
+        .collect();
     for st in run.stages.iter().chain(run.deletion.iter()) {
         for c in &st.clusters {
-            if !known(&clusters, &c.name) {
-                let labels = item
-                    .members
-                    .iter()
-                    .flatten()
-                    .find(|m| m.name == c.name)
+            if known.insert(c.name.clone()) {
+                let labels = members
+                    .get(c.name.as_str())
                     .map(|m| m.labels.clone())
                     .unwrap_or_default();
                 clusters.push(Cluster {
@@ -536,11 +540,13 @@ fn check(item: &StagedItem, init: &Init, now: Time, diags: &mut Vec<Diagnostic>)
     }
     // Clusters of the status that are not MemberClusters of the input.
     if let Some(members) = &item.members {
+        let names: std::collections::HashSet<&str> =
+            members.iter().map(|m| m.name.as_str()).collect();
         let missing: Vec<&str> = init
             .stages
             .iter()
             .flat_map(|s| &s.members)
-            .filter(|m| !members.iter().any(|x| x.name == m.name))
+            .filter(|m| !names.contains(m.name.as_str()))
             .map(|m| m.name.as_str())
             .collect();
         if !missing.is_empty() {
@@ -573,7 +579,7 @@ fn check(item: &StagedItem, init: &Init, now: Time, diags: &mut Vec<Diagnostic>)
             ),
         )
         .at(format!("{}: status", run.id));
-        d.location = Some(loc.clone());
+        d.location = Some(loc.in_file(&run.file));
         if ahead > SKEW {
             d.severity = crate::diag::Severity::Error;
             d.message.push_str(&format!(

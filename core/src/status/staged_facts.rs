@@ -476,12 +476,12 @@ pub fn observe(
 }
 
 /// Every time the status states, with where it is, for the check against `now`.
-pub fn times(run: &RunStatus) -> Vec<(Time, crate::diag::Location)> {
+pub fn times(run: &RunStatus) -> Vec<(Time, super::objects::Pos)> {
     let mut out = Vec::new();
     let mut conds = |cs: &[super::objects::Condition]| {
         for c in cs {
             if let Some(t) = c.since {
-                out.push((t, c.at.clone()));
+                out.push((t, c.at));
             }
         }
     };
@@ -497,7 +497,13 @@ pub fn times(run: &RunStatus) -> Vec<(Time, crate::diag::Location)> {
     }
     for st in run.stages.iter().chain(run.deletion.iter()) {
         for t in [st.start, st.end].into_iter().flatten() {
-            out.push((t, st.at.clone()));
+            out.push((
+                t,
+                super::objects::Pos {
+                    line: st.at.line,
+                    column: st.at.column,
+                },
+            ));
         }
     }
     out
