@@ -7,6 +7,7 @@
 //! rolling detail the chart's availability line is drawn from.
 
 pub mod availability;
+pub mod resume;
 pub use crate::model::rolling as model;
 pub mod rounds;
 pub mod simulate;
@@ -30,7 +31,18 @@ use simulate::{Binding, BindingState};
 pub use crate::timing::DEFAULT_APPLY;
 
 pub fn plan(scenario: &Scenario, run: &model::RollingRun) -> Plan {
-    let start = scenario.start.unwrap_or(DEFAULT_START);
+    plan_with(scenario, run, None, timing::Hooks::default())
+}
+
+/// [`plan`] continued from a status (`resume`), with a live projection's calibration and Monte Carlo
+/// draw in `hooks`.
+pub fn plan_with(
+    scenario: &Scenario,
+    run: &model::RollingRun,
+    resume: Option<&resume::Resume>,
+    hooks: timing::Hooks,
+) -> Plan {
+    let start = resume.map_or(scenario.start.unwrap_or(DEFAULT_START), |r| r.now);
     let (fleet, mut diagnostics) = scenario.fleet();
     let diags = &mut diagnostics;
     crate::labels::check_member_clusters(scenario, diags);
@@ -72,9 +84,19 @@ pub fn plan(scenario: &Scenario, run: &model::RollingRun) -> Plan {
             .at("strategy.placement.applyStrategy"),
         );
     }
-    let timing = timing::Timing::new(&scenario.assumptions, &fleet, diags);
+    let timing = timing::Timing::new(&scenario.assumptions, &fleet, diags).hooked(hooks);
 
-    let bindings = initial_bindings(run, &fleet, &picked, &before, diags);
+    let mut bindings = initial_bindings(run, &fleet, &picked, &before, diags);
+    if let Some(r) = resume {
+        resume::apply(
+            &mut bindings,
+            r,
+            &timing,
+            settings.unavailable_period,
+            &profile,
+            diags,
+        );
+    }
     budget_diagnostics(run, &bindings, target, picked.len(), max_unavailable, diags);
     // A failure that recovers only delays availability by `recoversAfter`; preemption is a staged
     // run's notion and is ignored here (said by failure_diagnostics).

@@ -44,6 +44,8 @@ pub struct Binding {
     /// What the rollout did to it, if anything.
     pub moved: Option<Action>,
     pub phases: Vec<Phase>,
+    /// Resumed from a status while rolling: when it becomes ready (`super::resume`).
+    pub ready_at: Option<Time>,
 }
 
 impl Binding {
@@ -61,6 +63,7 @@ impl Binding {
             diff_reported: false,
             moved: None,
             phases: Vec::new(),
+            ready_at: None,
         }
     }
 
@@ -165,6 +168,11 @@ pub fn simulate(
         events: Vec::new(),
     };
     sim.classify();
+    for (i, b) in sim.b.iter().enumerate() {
+        if let Some(t) = b.ready_at {
+            sim.queue.push(t.max(start), Ev::Ready(i));
+        }
+    }
     let available_before = sim.available();
     let mut availability = vec![AvailabilityPoint {
         at: start,

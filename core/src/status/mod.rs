@@ -11,6 +11,7 @@ pub mod describe;
 mod forecast;
 pub mod kubefleet;
 mod objects;
+mod rolling;
 mod staged;
 mod staged_facts;
 
@@ -48,6 +49,7 @@ pub struct Item {
 #[derive(Clone, Debug)]
 enum ItemKind {
     Staged(Box<StagedItem>),
+    Rolling(Box<rolling::PlacementStatus>),
     NotStarted,
 }
 
@@ -83,7 +85,8 @@ pub fn load(sources: &[Source], history: &[Source]) -> StatusInput {
         }
     }
     let past_kube: Vec<(&Node, &str)> = past.iter().map(|(d, f)| (d, *f)).collect();
-    let kube_items = staged_items(&kube, &past_kube, &context, &mut out);
+    let kube_items = staged_items(&kube, &past_kube, &context, &mut out)
+        || rolling_items(&kube, &contexts, &mut out);
     if !kube_items && !kube.is_empty() {
         // KubeFleet objects without any status: planned as before the run.
         rest.extend(kube.iter().map(|(d, f)| ((*d).clone(), *f)));
@@ -121,6 +124,15 @@ pub fn project(item: &Item, options: &Options) -> Plan {
             item.scenario.origin.attach(&mut plan.diagnostics);
             plan
         }
+        ItemKind::Rolling(p) => match &item.scenario.strategy {
+            crate::model::Strategy::KubefleetRolling(run) => {
+                let mut plan =
+                    rolling::project(p, &item.scenario, run, options.now, options.forecast);
+                item.scenario.origin.attach(&mut plan.diagnostics);
+                plan
+            }
+            _ => not_started(&item.scenario, options),
+        },
         ItemKind::NotStarted => not_started(&item.scenario, options),
     }
 }
@@ -146,8 +158,14 @@ fn not_started(scenario: &Scenario, options: &Options) -> Plan {
         forecast: None,
     });
     if options.forecast && plan.outcome != crate::plan::Outcome::Invalid {
-        if let crate::model::Strategy::KubefleetStaged(run) = &s.strategy {
-            staged::forecast_not_started(&s, run, &mut plan);
+        match &s.strategy {
+            crate::model::Strategy::KubefleetStaged(run) => {
+                staged::forecast_not_started(&s, run, &mut plan)
+            }
+            crate::model::Strategy::KubefleetRolling(run) => {
+                rolling::forecast_not_started(&s, run, &mut plan)
+            }
+            _ => {}
         }
     }
     plan
@@ -275,3 +293,57 @@ fn staged_items(
     }
     true
 }
+
+/// Placements rolled by RollingUpdate whose status lists their clusters' rollout: each an item, its
+/// scenario read from the same objects (and MemberClusters made from the status when there are none).
+fn rolling_items(docs: &[(&Node, &str)], contexts: &[(Node, &str)], out: &mut StatusInput) -> bool {
+    let objects = objects::flatten(docs, &mut out.diagnostics);
+    let placements: Vec<rolling::PlacementStatus> = objects
+        .iter()
+        .filter(|o| rolling::is_rolling_status(o))
+        .filter_map(|o| rolling::read(o, &mut out.diagnostics))
+        .collect();
+    if placements.is_empty() {
+        return false;
+    }
+    let has_members = objects.iter().any(|o| o.kind == "MemberCluster");
+    let mut all: Vec<(Node, &str)> = docs.iter().map(|(d, f)| ((*d).clone(), *f)).collect();
+    all.extend(contexts.iter().cloned());
+    if !has_members {
+        // The status names every cluster the placement picked; without MemberClusters they are the fleet.
+        let mut seen = std::collections::BTreeSet::new();
+        for p in &placements {
+            for (name, _) in &p.clusters {
+                if seen.insert(name.clone()) {
+                    let text = format!(
+                        "{{\"apiVersion\":\"cluster.kubernetes-fleet.io/v1beta1\",\"kind\":\"MemberCluster\",\"metadata\":{{\"name\":{}}}}}",
+                        serde_json::Value::String(name.clone())
+                    );
+                    all.extend(
+                        source::parse(&text, MEMBERS_FROM_STATUS)
+                            .0
+                            .into_iter()
+                            .map(|d| (d, MEMBERS_FROM_STATUS)),
+                    );
+                }
+            }
+        }
+    }
+    let loaded = crate::input::load_documents(all, Vec::new());
+    out.diagnostics.extend(loaded.diagnostics);
+    for p in placements {
+        let scenario = loaded.scenarios.iter().find(|s| {
+            matches!(&s.strategy, crate::model::Strategy::KubefleetRolling(r) if r.placement.name == p.name)
+        });
+        if let Some(scenario) = scenario {
+            out.items.push(Item {
+                scenario: scenario.clone(),
+                kind: ItemKind::Rolling(Box::new(p)),
+            });
+        }
+    }
+    true
+}
+
+/// The file name of MemberClusters made from a placement's status.
+const MEMBERS_FROM_STATUS: &str = "<clusters of the placement status>";

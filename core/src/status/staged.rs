@@ -621,7 +621,7 @@ fn staged_notes(init: &Init, resume: &Resume, now: Time, diags: &mut Vec<Diagnos
 }
 
 /// Facts and projections per bar, and the Monte Carlo's end of every stage and cluster.
-fn bases(
+pub(crate) fn bases(
     stages: &[StagePlan],
     now: Time,
     samples: &Samples,

@@ -20,6 +20,14 @@ pub const DEFAULT_APPROVAL_DELAY: Duration = HOUR;
 /// How long applying the resources to one cluster (or reporting its diff) takes by default.
 pub const DEFAULT_APPLY: Duration = Duration(30 * SECOND.0);
 
+/// What a live projection or the Monte Carlo adds to a planner's `Timing`, passed through a
+/// planner's `plan_with` so that it need not know about either.
+#[derive(Clone, Copy, Default)]
+pub struct Hooks<'a> {
+    pub calibration: Option<&'a calibrate::Calibration>,
+    pub draw: Option<montecarlo::Draw<'a>>,
+}
+
 pub struct Timing<'a> {
     assumptions: &'a Assumptions,
     fleet: &'a [FleetCluster],
@@ -97,6 +105,13 @@ impl<'a> Timing<'a> {
             calibration: None,
             draw: None,
         }
+    }
+
+    /// Both hooks at once (either may be absent): what a live projection hands a planner.
+    pub fn hooked(mut self, hooks: Hooks<'a>) -> Self {
+        self.calibration = hooks.calibration.or(self.calibration);
+        self.draw = hooks.draw.or(self.draw);
+        self
     }
 
     /// Durations observed in the run replace the assumed ones for the clusters still to update.
