@@ -458,6 +458,18 @@ mod tests {
                     name: "damaged.yaml",
                     text: &text,
                 }]);
+                // What is wrong is said where it is: every diagnostic but those about the whole
+                // input has a place, on a line the text has.
+                let lines = text.split('\n').count();
+                for d in &loaded.diagnostics {
+                    let whole = matches!(d.code, "no-scenario" | "scenario-shape") || d.omitted > 0;
+                    match &d.location {
+                        Some(l) => {
+                            assert!(l.line >= 1 && l.line <= lines, "{} in {lines} lines", d)
+                        }
+                        None => assert!(whole, "no place for {d} in {}", e.name),
+                    }
+                }
                 for s in &loaded.scenarios {
                     let _ = crate::yaml_out::scenario_to_yaml(s);
                 }

@@ -10,6 +10,8 @@
 
 use std::fmt;
 
+use crate::diag::thousands;
+
 use miniz_oxide::inflate::core::{decompress, inflate_flags, DecompressorOxide};
 use miniz_oxide::inflate::TINFLStatus;
 
@@ -126,18 +128,6 @@ fn describe_char(c: char) -> String {
     } else {
         format!("`{c}`")
     }
-}
-
-fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, ch) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
 }
 
 /// The share payload of a scenario text: `1.` then base64url (no padding) of its zlib-wrapped deflate (Adler-32 checked on the way back).
@@ -470,12 +460,23 @@ mod tests {
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn truncated_links_are_errors() {
         let payload = encode(examples::get("staged").unwrap().text);
-        for cut in 0..payload.len() {
-            let r = decode(&payload[..cut]);
-            assert!(r.is_err(), "cut at {cut} decoded");
-            let msg = r.unwrap_err().to_string();
-            assert!(!msg.is_empty());
+        // Nothing, `1` (no version dot), `1.` (nothing after the version); every longer cut ends the
+        // compressed stream early, which the inflater reports as such.
+        assert_eq!(decode(""), Err(ShareError::Empty));
+        assert_eq!(decode(&payload[..1]), Err(ShareError::NotALink));
+        assert_eq!(decode(&payload[..2]), Err(ShareError::Empty));
+        for cut in 3..payload.len() {
+            assert_eq!(
+                decode(&payload[..cut]),
+                Err(ShareError::Truncated),
+                "cut at {cut}"
+            );
         }
+        // What the user reads for a cut link.
+        assert_eq!(
+            decode(&payload[..payload.len() / 2]).unwrap_err().to_string(),
+            "this share link is cut short: its scenario data ends early. Long links are often cut by chat tools and mail clients; copy the whole link again"
+        );
         assert_eq!(
             decode(&payload[..payload.len() - 40]),
             Err(ShareError::Truncated)

@@ -279,7 +279,7 @@ struct Outcome {
 }
 
 fn parse_yaml(text: &str, file: &str) -> Outcome {
-    let mut builder = Builder::new(file);
+    let mut builder = Builder::new(file, text);
     let mut parser = Parser::new_from_str(text);
     let error = loop {
         match parser.next_token() {
@@ -289,7 +289,7 @@ fn parse_yaml(text: &str, file: &str) -> Outcome {
                     break Some(d);
                 }
             }
-            Err(e) => break Some(syntax_error(&e, file)),
+            Err(e) => break Some(syntax_error(&e, text, file)),
         }
     };
     Outcome {
@@ -299,13 +299,27 @@ fn parse_yaml(text: &str, file: &str) -> Outcome {
     }
 }
 
-fn syntax_error(e: &ScanError, file: &str) -> Diagnostic {
+/// The line and column just past the last character of `text` (1-based, columns in characters).
+fn end_of(text: &str) -> (usize, usize) {
+    let last = text.rsplit('\n').next().unwrap_or("");
+    (text.split('\n').count(), last.chars().count() + 1)
+}
+
+fn syntax_error(e: &ScanError, text: &str, file: &str) -> Diagnostic {
     let m = e.marker();
     let mut d = Diagnostic::error("yaml-syntax", format!("YAML syntax error: {}", e.info()));
+    // The parser reports the end of a text without a final line break on the line after the last
+    // one, which no editor shows: point just past the end of the last line instead.
+    let end = end_of(text);
+    let (line, column) = if m.line() > end.0 {
+        end
+    } else {
+        (m.line().max(1), m.col() + 1)
+    };
     d.location = Some(Location {
         file: file.to_string(),
-        line: m.line().max(1),
-        column: m.col() + 1,
+        line,
+        column,
     });
     d
 }
@@ -338,6 +352,12 @@ struct PendingKey {
 
 struct Builder<'f> {
     file: &'f str,
+    /// The text, to see whether a scalar spans lines, and a (character, byte) position in it:
+    /// the parser's markers count characters and only move forward.
+    src: &'f str,
+    cursor: (usize, usize),
+    /// Line and column just past the last character: where the parser's "end of the text" is shown.
+    end: (usize, usize),
     stack: Vec<Frame>,
     docs: Vec<Node>,
     diags: Vec<Diagnostic>,
@@ -392,9 +412,12 @@ impl Size {
 }
 
 impl<'f> Builder<'f> {
-    fn new(file: &'f str) -> Self {
+    fn new(file: &'f str, src: &'f str) -> Self {
         Builder {
             file,
+            end: end_of(src),
+            src,
+            cursor: (0, 0),
             stack: Vec::new(),
             docs: Vec::new(),
             diags: Vec::new(),
@@ -418,7 +441,12 @@ impl<'f> Builder<'f> {
     }
 
     fn event(&mut self, event: Event, mark: Marker) -> Result<(), Diagnostic> {
-        let (line, column) = (mark.line().max(1), mark.col() + 1);
+        let (mut line, mut column) = (mark.line().max(1), mark.col() + 1);
+        // An empty value at the very end of a text without a final line break is marked on a line
+        // after the last; show it where the text ends.
+        if line > self.end.0 {
+            (line, column) = self.end;
+        }
         match event {
             Event::DocumentStart => {
                 self.stack.clear();
@@ -430,11 +458,18 @@ impl<'f> Builder<'f> {
                 } else {
                     Style::Quoted
                 };
-                let quote = match style_of_event {
+                let mut quote = match style_of_event {
                     TScalarStyle::SingleQuoted => Some('\''),
                     TScalarStyle::DoubleQuoted => Some('"'),
                     _ => None,
                 };
+                let mut style = style;
+                if self.spans_lines(mark.index(), style_of_event, &text) {
+                    // Folded over several lines: a position inside the text has no single column,
+                    // so diagnostics point at the scalar (as for block scalars). Folding put a space
+                    // in it, so it was a string anyway.
+                    (style, quote) = (Style::Quoted, None);
+                }
                 let node = Node {
                     value: Value::Scalar(Scalar { text, style, quote }),
                     line,
@@ -526,6 +561,47 @@ impl<'f> Builder<'f> {
             Event::DocumentEnd | Event::StreamStart | Event::StreamEnd | Event::Nothing => {}
         }
         Ok(())
+    }
+
+    /// Whether the scalar written from character `index` of the text runs over more than one line.
+    fn spans_lines(&mut self, index: usize, style: TScalarStyle, text: &str) -> bool {
+        if index < self.cursor.0 {
+            self.cursor = (0, 0);
+        }
+        for c in self.src[self.cursor.1..].chars() {
+            if self.cursor.0 == index {
+                break;
+            }
+            self.cursor = (self.cursor.0 + 1, self.cursor.1 + c.len_utf8());
+        }
+        let mut raw = self.src[self.cursor.1..].chars();
+        match style {
+            // Plain text is written as it reads, unless folded: then a line break stands in it.
+            TScalarStyle::Plain => raw.take(text.chars().count()).any(|c| c == '\n'),
+            TScalarStyle::SingleQuoted | TScalarStyle::DoubleQuoted => {
+                let close = if style == TScalarStyle::SingleQuoted {
+                    '\''
+                } else {
+                    '"'
+                };
+                raw.next();
+                let mut raw = raw.peekable();
+                while let Some(c) = raw.next() {
+                    match c {
+                        '\n' => return true,
+                        // An escaped line break continues the scalar on the next line.
+                        '\\' if close == '"' && raw.next() == Some('\n') => return true,
+                        '\'' if close == '\'' && raw.peek() == Some(&'\'') => {
+                            raw.next();
+                        }
+                        c if c == close => return false,
+                        _ => {}
+                    }
+                }
+                false
+            }
+            _ => false,
+        }
     }
 
     /// Keeps a copy of an anchored node for its aliases. The copy counts against the same budget as
@@ -767,16 +843,23 @@ mod tests {
         assert_eq!(diags.len(), 1);
         let d = &diags[0];
         assert_eq!(d.code, "yaml-syntax");
-        let loc = d.location.as_ref().unwrap();
-        assert_eq!(loc.file, "bad.yaml");
-        assert!(loc.line >= 2, "{d}");
-        let (_, diags) = parse("a: b: c\n", "bad.yaml");
-        assert_eq!(diags[0].location.as_ref().unwrap().line, 1);
-        assert!(
-            diags[0].message.starts_with("YAML syntax error"),
-            "{}",
-            diags[0]
+        // The flow list opened on line 2 is still open on line 3, where `c:` is a key in flow
+        // context: the parser stops at its `:`, line 3 column 2.
+        assert_eq!(
+            d.to_string(),
+            "bad.yaml:3:2: error[yaml-syntax]: YAML syntax error: illegal placement of ':' indicator"
         );
+        // A second `:` on one line: the value `b` cannot start a mapping; the place is that `:`.
+        let (_, diags) = parse("a: b: c\n", "bad.yaml");
+        assert_eq!(
+            diags[0].to_string(),
+            "bad.yaml:1:5: error[yaml-syntax]: YAML syntax error: mapping values are not allowed in this context"
+        );
+        // The end of a text without a final line break is placed after its last character, not on
+        // a line the editor does not have.
+        let (_, diags) = parse("a: [1,", "bad.yaml");
+        let loc = diags[0].location.as_ref().unwrap();
+        assert_eq!((loc.line, loc.column), (1, 7), "{}", diags[0]);
     }
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
@@ -835,6 +918,23 @@ mod tests {
         let deep_block: String = (0..300).map(|i| format!("{}k:\n", " ".repeat(i))).collect();
         let (_, diags) = parse(&deep_block, "deep.yaml");
         assert!(diags.iter().any(|d| d.code == "yaml-too-deep"), "{diags:?}");
+    }
+
+    /// A scalar folded over several lines has no single column for a position inside it, so it keeps
+    /// no quote to map columns with (diagnostics then point at the scalar); one line keeps its quote.
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn scalars_over_several_lines_are_marked() {
+        let doc =
+            one("a: \"x\n  y\"\nb: 'p\n  q'\nc: plain\n  folded\nd: \"one 'line'\"\ne: 'it''s'\n");
+        let quote = |k: &str| doc.get(k).unwrap().scalar().unwrap().quote;
+        assert_eq!(
+            [quote("a"), quote("b"), quote("c"), quote("d"), quote("e")],
+            [None, None, None, Some('"'), Some('\'')]
+        );
+        assert_eq!(
+            doc.get("c").unwrap().resolve(),
+            Some(Resolved::Str("plain folded"))
+        );
     }
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]

@@ -432,8 +432,24 @@ mod tests {
         }
         assert_eq!(Duration(302_400_000).to_string(), "3d12h");
         assert_eq!(Duration(0).to_string(), "0s");
-        assert!(Duration::parse("5x").is_err());
-        assert!(Duration::parse("h").is_err());
+        // Each refusal names what is wrong, as the user sees it next to the field.
+        assert_eq!(
+            Duration::parse("5x"),
+            Err("duration `5x`: unknown unit `x` (use d, h, m, s)".into())
+        );
+        assert_eq!(
+            Duration::parse("h"),
+            Err("duration `h`: expected a number at position 1".into())
+        );
+        assert_eq!(
+            Duration::parse("1h30"),
+            Err("duration `1h30`: missing unit after `30` (use d, h, m, s)".into())
+        );
+        assert_eq!(
+            Duration::parse("-5"),
+            Err("duration `-5` is negative".into())
+        );
+        assert_eq!(Duration::parse(" "), Err("empty duration".into()));
     }
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
@@ -466,7 +482,13 @@ mod tests {
         let t = Time::parse("2026-11-23T10:00:00+01:00").unwrap();
         assert_eq!(t.to_string(), "2026-11-23T09:00:00Z");
         assert_eq!(Time::parse("2026-11-23T09:00").unwrap(), t);
-        assert!(Time::parse("next tuesday").is_err());
+        assert_eq!(
+            Time::parse(" next tuesday "),
+            Err(
+                "`next tuesday` is not an RFC 3339 time (expected e.g. 2026-11-23T09:00:00Z)"
+                    .into()
+            )
+        );
     }
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
@@ -496,7 +518,14 @@ mod tests {
             "26-11-23",
             "2026-11-23T",
         ] {
-            assert!(Time::parse(bad).is_err(), "{bad}");
+            // February 29th of a common year, month 13, hour 24, an offset without its colon, text
+            // after the zone, a dot without digits, a two-digit year, a `T` with no time.
+            assert_eq!(
+                Time::parse(bad),
+                Err(format!(
+                    "`{bad}` is not an RFC 3339 time (expected e.g. 2026-11-23T09:00:00Z)"
+                )),
+            );
         }
     }
 }

@@ -29,7 +29,7 @@ pub mod render;
 pub mod rolling;
 pub mod rolling_oracle;
 
-use fleetplan::{Loaded, Plan, Source};
+use fleetplan::{Diagnostic, Loaded, Plan, Source};
 
 pub use expect_test::{expect, Expect};
 
@@ -56,4 +56,45 @@ pub fn load_and_plan(input_yaml: &str) -> (Loaded, Vec<Plan>) {
 pub fn check(input_yaml: &str, expect: Expect) {
     let (loaded, plans) = load_and_plan(input_yaml);
     expect.assert_eq(&render::render(&loaded, &plans));
+}
+
+/// Diagnostics about the whole input rather than a place in it.
+pub const WHOLE_INPUT: &[&str] = &["no-scenario", "scenario-shape"];
+
+/// Checks what the module promises: every diagnostic says something, every one from reading the text
+/// (all but those about the whole input) has a place, and every place (also of planning diagnostics,
+/// located through their field path) is inside the text: a line that exists, a column at most one past
+/// its end.
+#[track_caller]
+pub fn assert_said_with_a_place(
+    file: &str,
+    text: &str,
+    loaded: &Loaded,
+    plans: &[Plan],
+    what: &str,
+) {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let inside = |d: &Diagnostic| {
+        let Some(l) = &d.location else { return true };
+        let width = lines
+            .get(l.line.wrapping_sub(1))
+            .map_or(0, |s| s.chars().count());
+        l.file == file
+            && l.line >= 1
+            && l.line <= lines.len()
+            && l.column >= 1
+            && l.column <= width + 1
+    };
+    for d in &loaded.diagnostics {
+        assert!(!d.message.is_empty(), "{what}: empty diagnostic {d:?}");
+        assert!(
+            d.location.is_some() || WHOLE_INPUT.contains(&d.code) || d.omitted > 0,
+            "{what}: no place for {d}"
+        );
+        assert!(inside(d), "{what}: {d} is outside the text");
+    }
+    for d in plans.iter().flat_map(|p| &p.diagnostics) {
+        assert!(!d.message.is_empty(), "{what}: empty diagnostic {d:?}");
+        assert!(inside(d), "{what}: {d} is outside the text");
+    }
 }

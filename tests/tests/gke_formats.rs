@@ -664,6 +664,15 @@ fn damaged_gke_input_never_panics() {
             }
             let damaged: String = c.into_iter().collect();
             let loaded = load("damaged.yaml", &damaged);
+            let plans: Vec<fleetplan::Plan> =
+                loaded.scenarios.iter().map(fleetplan::plan).collect();
+            fleetplan_tests::assert_said_with_a_place(
+                "damaged.yaml",
+                &damaged,
+                &loaded,
+                &plans,
+                "damaged GKE input",
+            );
             for s in &loaded.scenarios {
                 let _ = fleetplan::yaml_out::scenario_to_yaml(s);
                 for f in [

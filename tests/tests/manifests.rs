@@ -101,7 +101,10 @@ fn a_run_whose_strategy_is_missing_gets_the_real_error_with_its_line() {
         d.message,
         "cannot continue the updateRun: failed to validate the updateRun: failed to process the request due to a client error: referenced updateStrategy not found: `/gone`"
     );
-    assert!(d.location.as_ref().is_some_and(|l| l.line > 1), "{d:?}");
+    // At the value the user wrote: `stagedRolloutStrategyName: gone` of run web-hotfix, line 37 of the
+    // text (OBJECTS opens with an empty line), column 59.
+    let at = d.location.as_ref().map(|l| (l.line, l.column));
+    assert_eq!(at, Some((37, 59)), "{d:?}");
     assert_eq!(loaded.scenarios.len(), 1, "the other run still plans");
 }
 

@@ -1,8 +1,9 @@
 //! Damaged input never panics: every example, cut and scrambled in many deterministic ways, still loads
-//! and plans (a panic in the browser would kill the whole app).
+//! and plans (a panic in the browser would kill the whole app), and every problem is said with a place
+//! inside the text.
 
 use fleetplan::examples;
-use fleetplan_tests::load_and_plan;
+use fleetplan_tests::{assert_said_with_a_place, load_and_plan, INPUT_NAME};
 use wasm_bindgen_test::wasm_bindgen_test;
 
 /// A small deterministic generator, so failures reproduce on both targets.
@@ -81,39 +82,38 @@ fn damaged_examples_never_panic() {
         for text in mutations(e.text, &mut rng) {
             let (loaded, plans) = load_and_plan(&text);
             planned += plans.len();
-            // Whatever was wrong is said, with a place when the text gives one.
-            for d in &loaded.diagnostics {
-                assert!(!d.message.is_empty(), "empty diagnostic for {}", e.name);
-            }
+            assert_said_with_a_place(INPUT_NAME, &text, &loaded, &plans, e.name);
         }
     }
     assert!(planned > 0, "some damaged inputs should still plan");
 }
 
+/// Inputs built to hurt are refused where they hurt, with the parser's or fleetplan's own words.
 #[wasm_bindgen_test(unsupported = test)]
 fn pathological_inputs_are_reported_not_fatal() {
     let deep = format!("{}1{}", "[".repeat(5000), "]".repeat(5000));
     let wide_fleet = "generate: [{count: 4000000000, name: \"c{i}\"}]\nstrategy: {kind: kubefleet-staged, stages: [{name: a, labelSelector: {}}]}\n";
+    // 9^5 = 59,049 copies of `x`: well inside the alias caps, so it reads (and is no scenario).
     let billion_laughs = "a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: [*e, *e, *e, *e, *e, *e, *e, *e, *e]\n";
-    for text in [
-        deep.as_str(),
-        wide_fleet,
-        billion_laughs,
-        "\u{0}\u{1}",
-        "---\n---\n---\n",
-        "{",
+    for (text, expected) in [
+        // The YAML parser's own recursion limit stops flow nesting at the 256th `[`.
+        (deep.as_str(), "input.yaml:1:256: error[yaml-syntax]: YAML syntax error: recursion limit exceeded"),
+        (wide_fleet, "input.yaml:1:20: error[fleet-too-large]: the fleet would have more than 1,000,000 clusters; generator skipped (generator 1 (c{i}), at generate[0].count)"),
+        (billion_laughs, "error[no-scenario]: no scenario or KubeFleet objects found: no document has a `strategy`, and there are no KubeFleet objects"),
+        ("\u{0}\u{1}", "error[no-scenario]: no scenario or KubeFleet objects found"),
+        ("---\n---\n---\n", "error[no-scenario]: no scenario or KubeFleet objects found"),
+        // An unclosed mapping: the parser meets the end of the text, just past the `{`, for a value.
+        ("{", "input.yaml:1:2: error[yaml-syntax]: YAML syntax error: while parsing a node, did not find expected node content"),
     ] {
         let (loaded, plans) = load_and_plan(text);
-        let errors = loaded
+        let errors: Vec<String> = loaded
             .diagnostics
             .iter()
             .chain(plans.iter().flat_map(|p| &p.diagnostics))
             .filter(|d| d.is_error())
-            .count();
-        assert!(
-            errors > 0,
-            "no error reported for {:?}",
-            &text[..text.len().min(40)]
-        );
+            .map(|d| d.to_string())
+            .collect();
+        assert_eq!(errors, [expected], "{:?}", &text[..text.len().min(40)]);
+        assert_said_with_a_place(INPUT_NAME, text, &loaded, &plans, expected);
     }
 }

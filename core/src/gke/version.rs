@@ -133,7 +133,10 @@ mod tests {
             "1.31.5.1",
             "1..5",
         ] {
-            assert!(Version::parse(bad).is_err(), "{bad}");
+            assert_eq!(
+                Version::parse(bad).map(|v| v.text),
+                Err(format!("`{bad}` is not a GKE version (expected MAJOR.MINOR.PATCH-gke.N, e.g. 1.31.5-gke.1023000)")),
+            );
         }
     }
 }

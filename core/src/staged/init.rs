@@ -76,8 +76,18 @@ pub fn go_atoi(s: &str) -> Result<i64, String> {
 /// What the controller has when the API server refused the strategy outright (more stages than the
 /// CRD allows): nothing to initialize, and nothing is matched against the fleet.
 pub fn refused(run: &StagedRun) -> Init {
+    // The run still has its (empty) delete stage: the simulation always ends with it.
+    let delete = InitStage {
+        name: DELETE_STAGE.into(),
+        delete_stage: true,
+        members: Vec::new(),
+        max_concurrency: 1,
+        before_approval: false,
+        after_wait: None,
+        after_approval: false,
+    };
     Init {
-        stages: Vec::new(),
+        stages: vec![delete],
         valid: false,
         selected: 0,
         placement: run.placement.name.clone(),
