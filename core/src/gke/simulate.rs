@@ -76,6 +76,8 @@ pub struct ClusterRun {
 
 enum Ev {
     Release(usize),
+    /// A live projection's starting point: `seeds[i]` was qualified upstream.
+    Qualified(usize),
     Done(usize, Stream, usize),
     Forced(usize),
     SoakDone(usize),
@@ -101,7 +103,22 @@ struct Sim<'a> {
     released: [Vec<(Version, Time)>; 2],
 }
 
+/// Where a live rollout stands: stage `stage` qualified `version` of `stream` at `at` (its soak
+/// ended, as the Rollout's status says or as projected), so the next stage may take it from then.
+#[derive(Clone, Debug)]
+pub struct Seed {
+    pub stage: usize,
+    pub stream: Stream,
+    pub version: Version,
+    pub at: Time,
+}
+
 pub fn simulate(setup: &Setup, start: Time) -> SimResult {
+    simulate_seeded(setup, start, &[])
+}
+
+/// [`simulate`] with versions already qualified by some stages (a rollout in progress).
+pub fn simulate_seeded(setup: &Setup, start: Time, seeds: &[Seed]) -> SimResult {
     let mut sim = Sim {
         setup,
         queue: EventQueue::with_capacity(setup.clusters.len() * 2 + 16),
@@ -156,9 +173,24 @@ pub fn simulate(setup: &Setup, start: Time) -> SimResult {
     for (i, r) in setup.releases.iter().enumerate() {
         sim.queue.push(r.at, Ev::Release(i));
     }
+    for (i, s) in seeds.iter().enumerate() {
+        sim.queue.push(s.at, Ev::Qualified(i));
+    }
     while let Some((now, ev)) = sim.queue.pop() {
         match ev {
             Ev::Release(i) => sim.release(now, i),
+            Ev::Qualified(i) => {
+                let seed = &seeds[i];
+                if let Some(st) = sim.streams.get_mut(seed.stage) {
+                    st[seed.stream as usize]
+                        .qualified
+                        .push((seed.version.clone(), now));
+                    st[seed.stream as usize].last_started = Some(seed.version.clone());
+                    if seed.stage + 1 < setup.stages.len() {
+                        sim.offer(now, seed.stage + 1, seed.stream);
+                    }
+                }
+            }
             Ev::Done(c, stream, r) => sim.cluster_done(now, c, stream, r),
             Ev::Forced(r) => {
                 if sim.rollouts[r].soak_start.is_none() {

@@ -9,6 +9,8 @@
 
 pub mod describe;
 mod forecast;
+mod gke;
+mod gke_feature;
 pub mod kubefleet;
 mod objects;
 mod rolling;
@@ -50,6 +52,7 @@ pub struct Item {
 enum ItemKind {
     Staged(Box<StagedItem>),
     Rolling(Box<rolling::PlacementStatus>),
+    Gke(Box<gke::RolloutStatus>),
     NotStarted,
 }
 
@@ -70,7 +73,31 @@ pub fn load(sources: &[Source], history: &[Source]) -> StatusInput {
     let mut kube: Vec<(&Node, &str)> = Vec::new();
     let mut rest: Vec<(Node, &str)> = Vec::new();
     let mut contexts: Vec<(Node, &str)> = Vec::new();
+    let mut rollouts: Vec<gke::RolloutStatus> = Vec::new();
+    let features: Vec<(&Node, &str)> = docs
+        .iter()
+        .filter(|(d, _)| gke_feature::has_state(d))
+        .map(|(d, f)| (d, *f))
+        .collect();
+    rollouts.extend(gke_feature::rollouts(&features, &mut out.diagnostics));
     for (doc, file) in &docs {
+        let listed = match &doc.value {
+            crate::source::Value::Seq(items)
+                if !items.is_empty() && items.iter().all(gke::is_rollout) =>
+            {
+                Some(items.as_slice())
+            }
+            _ if gke::is_rollout(doc) => Some(std::slice::from_ref(doc)),
+            _ => None,
+        };
+        if let Some(items) = listed {
+            rollouts.extend(
+                items
+                    .iter()
+                    .filter_map(|n| gke::read(n, file, &mut out.diagnostics)),
+            );
+            continue;
+        }
         if doc.get("apiVersion").is_some()
             || (doc.get("kind").is_some() && doc.get("status").is_some())
         {
@@ -107,6 +134,39 @@ pub fn load(sources: &[Source], history: &[Source]) -> StatusInput {
             });
         }
     }
+    for ro in rollouts {
+        // The sequence the Rollout belongs to, when the input has one with as many stages; else a
+        // sequence made from the Rollout itself.
+        let stages = |s: &Scenario| match &s.strategy {
+            crate::model::Strategy::GkeRolloutSequence(q) => Some(q.stages.len()),
+            crate::model::Strategy::GkeFleetSequence(q) => Some(q.groups.len()),
+            _ => None,
+        };
+        let found = out.items.iter().position(|i| {
+            matches!(i.kind, ItemKind::NotStarted) && stages(&i.scenario) == Some(ro.stages.len())
+        });
+        let scenario = match found {
+            Some(i) => Some(out.items.remove(i).scenario),
+            None => {
+                let s = gke::scenario(&ro, &context.get());
+                if s.is_some() {
+                    let mut d = Diagnostic::info(
+                        "rollout-alone",
+                        format!("{} is read without its sequence: one stage per Rollout stage, its memberships as clusters (their versions older than the target until it succeeded there), no maintenance windows; give the sequence and the clusters for windows and exclusions", ro.id),
+                    );
+                    d.location = Some(ro.at.clone());
+                    out.diagnostics.push(d);
+                }
+                s
+            }
+        };
+        if let Some(scenario) = scenario {
+            out.items.push(Item {
+                scenario,
+                kind: ItemKind::Gke(Box::new(ro)),
+            });
+        }
+    }
     if out.items.is_empty() && !out.has_errors() {
         out.diagnostics.push(Diagnostic::error(
             "no-status",
@@ -133,6 +193,11 @@ pub fn project(item: &Item, options: &Options) -> Plan {
             }
             _ => not_started(&item.scenario, options),
         },
+        ItemKind::Gke(r) => {
+            let mut plan = gke::project(r, &item.scenario, options.now, options.forecast);
+            item.scenario.origin.attach(&mut plan.diagnostics);
+            plan
+        }
         ItemKind::NotStarted => not_started(&item.scenario, options),
     }
 }
@@ -165,7 +230,10 @@ fn not_started(scenario: &Scenario, options: &Options) -> Plan {
             crate::model::Strategy::KubefleetRolling(run) => {
                 rolling::forecast_not_started(&s, run, &mut plan)
             }
-            _ => {}
+            crate::model::Strategy::GkeRolloutSequence(_)
+            | crate::model::Strategy::GkeFleetSequence(_) => {
+                gke::forecast_not_started(&s, &mut plan)
+            }
         }
     }
     plan
