@@ -33,13 +33,7 @@ fn project(texts: &[&str], now: &str, forecast: bool) -> (Plan, Vec<fleetplan::D
         .iter()
         .find(|i| i.scenario.strategy.kind().starts_with("gke"))
         .unwrap();
-    let plan = status::project(
-        item,
-        &Options {
-            now: t(now),
-            forecast,
-        },
-    );
+    let plan = status::project(item, &Options::new(t(now), forecast));
     (plan, input.diagnostics)
 }
 

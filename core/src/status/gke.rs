@@ -21,9 +21,9 @@ use crate::plan::projection::{
 use crate::plan::{ClusterStatus, Phase, PhaseKind, Plan, StagePlan, StageStatus};
 use crate::source::{Node, Value};
 use crate::time::{Duration, Time};
-use crate::timing::montecarlo::{self, Draw, Settings};
+use crate::timing::montecarlo::{self, Draw};
 
-use super::forecast::{self, Samples};
+use super::forecast::{self, Forecasting, Samples};
 
 /// One Rollout.
 #[derive(Clone, Debug)]
@@ -263,7 +263,7 @@ pub fn scenario(ro: &RolloutStatus, context: &Scenario) -> Option<Scenario> {
     Some(s)
 }
 
-pub fn project(ro: &RolloutStatus, scenario: &Scenario, now: Time, forecast: bool) -> Plan {
+pub fn project(ro: &RolloutStatus, scenario: &Scenario, now: Time, forecast: Forecasting) -> Plan {
     let mut diags = Vec::new();
     let Ok(version) = Version::parse(&ro.version) else {
         let mut plan = crate::plan(scenario);
@@ -341,10 +341,11 @@ pub fn project(ro: &RolloutStatus, scenario: &Scenario, now: Time, forecast: boo
         Vec::new()
     });
 
-    let settings = Settings::from(scenario.assumptions.uncertainty.as_ref());
+    let settings = forecast.settings(scenario.assumptions.uncertainty.as_ref());
     let clusters: usize = plan.stages.iter().map(|s| s.clusters.len()).sum();
     let mut samples = Samples::new(plan.stages.len(), clusters, settings.samples as usize);
-    let ran = forecast && !paused && ro.state != "COMPLETED";
+    let ran = forecast.on() && !paused && ro.state != "COMPLETED";
+    let mut raw = None;
     if ran {
         let results = montecarlo::run(&settings, None, |draw| {
             let Some(mut p) = run(Some(draw), &starts) else {
@@ -363,6 +364,7 @@ pub fn project(ro: &RolloutStatus, scenario: &Scenario, now: Time, forecast: boo
         for (s, c, e) in results {
             samples.push(&s, &c, e);
         }
+        raw = forecast.keeps_samples().then(|| samples.ends().clone());
         samples.finish();
     }
     let stages = super::staged::bases(&plan.stages, now, &samples, ran);
@@ -384,10 +386,12 @@ pub fn project(ro: &RolloutStatus, scenario: &Scenario, now: Time, forecast: boo
             forecast::summary(
                 &settings,
                 scenario.assumptions.uncertainty.as_ref(),
-                None,
+                0,
+                false,
                 &samples,
             )
         }),
+        samples: raw,
     });
     plan
 }
@@ -734,8 +738,8 @@ fn check(ro: &RolloutStatus, now: Time, diags: &mut Vec<Diagnostic>) {
 }
 
 /// The range of a GKE sequence that has not started: upgrade durations redrawn per sample.
-pub fn forecast_not_started(scenario: &Scenario, plan: &mut Plan) {
-    let settings = Settings::from(scenario.assumptions.uncertainty.as_ref());
+pub fn forecast_not_started(scenario: &Scenario, plan: &mut Plan, forecast: Forecasting) {
+    let settings = forecast.settings(scenario.assumptions.uncertainty.as_ref());
     let clusters: usize = plan.stages.iter().map(|s| s.clusters.len()).sum();
     let mut samples = Samples::new(plan.stages.len(), clusters, settings.samples as usize);
     let start = plan.start;
@@ -765,6 +769,7 @@ pub fn forecast_not_started(scenario: &Scenario, plan: &mut Plan) {
     for (s, c, e) in results {
         samples.push(&s, &c, e);
     }
+    let raw = forecast.keeps_samples().then(|| samples.ends().clone());
     samples.finish();
     let now = plan.projection.as_ref().map_or(start, |p| p.now);
     let stages = super::staged::bases(&plan.stages, now, &samples, true);
@@ -773,8 +778,10 @@ pub fn forecast_not_started(scenario: &Scenario, plan: &mut Plan) {
         p.forecast = Some(forecast::summary(
             &settings,
             scenario.assumptions.uncertainty.as_ref(),
-            None,
+            0,
+            false,
             &samples,
         ));
+        p.samples = raw;
     }
 }

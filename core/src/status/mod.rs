@@ -7,6 +7,7 @@
 //! run stands, how durations were calibrated, and the Monte Carlo's range. The core reads no clock:
 //! `now` is passed in.
 
+pub mod chart;
 pub mod describe;
 mod forecast;
 mod gke;
@@ -62,6 +63,70 @@ pub struct Options {
     pub now: Time,
     /// Run the Monte Carlo (the range of ends).
     pub forecast: bool,
+    /// Only samples `first..end` of the Monte Carlo, keeping their raw ends in the plan so that a
+    /// front end can draw the samples in chunks and [`combine`] them (same numbers as in one go).
+    pub chunk: Option<(u32, u32)>,
+}
+
+impl Options {
+    pub fn new(now: Time, forecast: bool) -> Options {
+        Options {
+            now,
+            forecast,
+            chunk: None,
+        }
+    }
+
+    fn forecasting(&self) -> forecast::Forecasting {
+        match (self.forecast, self.chunk) {
+            (false, _) => forecast::Forecasting::Off,
+            (true, None) => forecast::Forecasting::All,
+            (true, Some((a, b))) => forecast::Forecasting::Chunk(a, b),
+        }
+    }
+}
+
+/// How many samples the item's Monte Carlo draws in all (for drawing them in chunks).
+pub fn sample_count(item: &Item) -> u32 {
+    crate::timing::montecarlo::Settings::from(item.scenario.assumptions.uncertainty.as_ref())
+        .samples
+}
+
+/// Puts chunks' raw ends (each from a [`project`] with [`Options::chunk`], in sample order) together
+/// into `plan`'s range, as if drawn in one go. `plan` is one of those projections.
+pub fn combine(item: &Item, plan: &mut Plan, chunks: Vec<crate::plan::projection::SampleEnds>) {
+    let mut all = crate::plan::projection::SampleEnds::default();
+    for c in chunks {
+        all.extend(c);
+    }
+    let Some(p) = &mut plan.projection else {
+        return;
+    };
+    if all.run.is_empty() {
+        return;
+    }
+    let mut samples = forecast::Samples::from_ends(all);
+    samples.finish();
+    let settings =
+        crate::timing::montecarlo::Settings::from(item.scenario.assumptions.uncertainty.as_ref());
+    let observed = p
+        .calibration
+        .iter()
+        .filter(|c| c.applied && c.field.starts_with("updateDuration"))
+        .count();
+    let approvals = p
+        .calibration
+        .iter()
+        .any(|c| c.applied && c.field == "approvals.delay");
+    p.forecast = Some(forecast::summary(
+        &settings,
+        item.scenario.assumptions.uncertainty.as_ref(),
+        observed,
+        approvals,
+        &samples,
+    ));
+    p.stages = staged::bases(&plan.stages, p.now, &samples, true);
+    p.samples = None;
 }
 
 /// Reads `sources` (and `history`: earlier runs whose statuses only calibrate durations).
@@ -180,21 +245,21 @@ pub fn load(sources: &[Source], history: &[Source]) -> StatusInput {
 pub fn project(item: &Item, options: &Options) -> Plan {
     match &item.kind {
         ItemKind::Staged(s) => {
-            let mut plan = staged::project(s, &item.scenario, options.now, options.forecast);
+            let mut plan = staged::project(s, &item.scenario, options.now, options.forecasting());
             item.scenario.origin.attach(&mut plan.diagnostics);
             plan
         }
         ItemKind::Rolling(p) => match &item.scenario.strategy {
             crate::model::Strategy::KubefleetRolling(run) => {
                 let mut plan =
-                    rolling::project(p, &item.scenario, run, options.now, options.forecast);
+                    rolling::project(p, &item.scenario, run, options.now, options.forecasting());
                 item.scenario.origin.attach(&mut plan.diagnostics);
                 plan
             }
             _ => not_started(&item.scenario, options),
         },
         ItemKind::Gke(r) => {
-            let mut plan = gke::project(r, &item.scenario, options.now, options.forecast);
+            let mut plan = gke::project(r, &item.scenario, options.now, options.forecasting());
             item.scenario.origin.attach(&mut plan.diagnostics);
             plan
         }
@@ -221,18 +286,19 @@ fn not_started(scenario: &Scenario, options: &Options) -> Plan {
         baseline_end: plan.end,
         behind: None,
         forecast: None,
+        samples: None,
     });
     if options.forecast && plan.outcome != crate::plan::Outcome::Invalid {
         match &s.strategy {
             crate::model::Strategy::KubefleetStaged(run) => {
-                staged::forecast_not_started(&s, run, &mut plan)
+                staged::forecast_not_started(&s, run, &mut plan, options.forecasting())
             }
             crate::model::Strategy::KubefleetRolling(run) => {
-                rolling::forecast_not_started(&s, run, &mut plan)
+                rolling::forecast_not_started(&s, run, &mut plan, options.forecasting())
             }
             crate::model::Strategy::GkeRolloutSequence(_)
             | crate::model::Strategy::GkeFleetSequence(_) => {
-                gke::forecast_not_started(&s, &mut plan)
+                gke::forecast_not_started(&s, &mut plan, options.forecasting())
             }
         }
     }
