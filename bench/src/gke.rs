@@ -84,6 +84,7 @@ pub fn gke_scenario(clusters: u32) -> Scenario {
     .enumerate()
     .map(|(k, v)| VersionEvent {
         version: v.to_string(),
+        targets: Vec::new(),
         upgrade_type: None,
         at: Some(start.plus(fleetplan::time::Duration(7 * DAY.0 * k as i64))),
     })

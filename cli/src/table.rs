@@ -111,7 +111,7 @@ fn write_stages(w: &mut dyn Write, stages: &[StagePlan]) -> io::Result<()> {
                 phase.start.to_string(),
                 words::end(phase.end),
                 String::new(),
-                phase.label.clone(),
+                phase.label.to_string(),
             ]);
         }
     }
@@ -169,7 +169,7 @@ fn write_clusters(w: &mut dyn Write, stages: &[StagePlan]) -> io::Result<()> {
                     p.start.to_string(),
                     words::end(p.end),
                     words::duration(p.end.map(|e| e.since(p.start))),
-                    p.label.clone(),
+                    p.label.to_string(),
                     String::new(),
                 ]);
             }

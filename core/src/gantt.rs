@@ -561,7 +561,7 @@ fn phase_label(p: &Phase) -> String {
         PhaseKind::BeforeStageApproval | PhaseKind::AfterStageApproval => "approval".to_string(),
         PhaseKind::AfterStageTimedWait => p.label.replace("TimedWait ", "wait "),
         PhaseKind::Stopped => "stopped".to_string(),
-        _ => p.label.clone(),
+        _ => p.label.to_string(),
     }
 }
 
@@ -1370,8 +1370,8 @@ mod tests {
             kind,
             start: Time::parse(start).unwrap(),
             end: end.map(|e| Time::parse(e).unwrap()),
-            label: kind.slug().to_string(),
-            version: version.map(str::to_string),
+            label: kind.slug().into(),
+            version: version.map(Into::into),
         }
     }
 

@@ -125,11 +125,13 @@ fn a_rollout_sequence_decodes_every_field() {
             versions: vec![
                 VersionEvent {
                     version: "1.32.1-gke.200".into(),
+                    targets: Vec::new(),
                     upgrade_type: None,
                     at: None,
                 },
                 VersionEvent {
                     version: "1.32.2-gke.300".into(),
+                    targets: Vec::new(),
                     upgrade_type: Some("controlPlane".into()),
                     at: Some(Time::parse("2026-11-30T00:00:00Z").unwrap()),
                 },
@@ -213,6 +215,7 @@ fn a_fleet_sequence_decodes_every_field() {
             ],
             versions: vec![VersionEvent {
                 version: "1.32.1-gke.200".into(),
+                targets: Vec::new(),
                 upgrade_type: Some("both".into()),
                 at: None,
             }],

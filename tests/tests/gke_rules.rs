@@ -53,81 +53,95 @@ fn states(plan: &Plan) -> Vec<String> {
 ///   Saturdays 00:00–12:00: waits from Wed 19:30 to Sat Dec 12 00:00, upgrades 00:00–01:00 (+18d16h).
 /// So every production cluster runs 1.31.5-gke.1200000: control plane Sat Dec 12 00:30 (+18d15h30m),
 /// nodes Sat Dec 12 01:00 (+18d16h00m).
+/// Each stage is PAUSED from when the version reaches it until the first window among the clusters that
+/// need it opens (every cluster held by its maintenance policy, gke.md §3), then RUNNING: testing
+/// +0m–+9h, staging +3d09h30m–+3d11h, us-west1 +6d11h30m–+6d17h, europe-west1 +9d17h30m–+10d10h,
+/// us-east1 +16d10h30m–+16d14h (prod-east-1's 23:00 window); cluster bars keep their whole wait.
 #[wasm_bindgen_test(unsupported = test)]
 fn the_bank_example_plans_as_calculated_by_hand() {
     check(
         include_str!("../../examples/gke-bank.yaml"),
         expect![[r#"
-        plan community-bank run bank-sequence [Succeeded] start 2026-11-23T09:00:00Z end +18d16h00m
-        stage 1 testing [Succeeded] +0m → +3d10h00m mc=2
-          control-plane +0m → +9h30m control plane 1.31.5-gke.1200000 running
-          node +0m → +10h00m nodes 1.31.5-gke.1200000 running
-          soaking +9h30m → +3d09h30m control plane 1.31.5-gke.1200000 soaking 3d
-          soaking +10h00m → +3d10h00m nodes 1.31.5-gke.1200000 soaking 3d
-          cluster test-1 [Succeeded] +9h00m → +10h00m
-            window-wait +0m → +9h00m window daily 18:00–22:00 UTC
-            control-plane +9h00m → +9h30m control plane → 1.31.5-gke.1200000
-            node +9h30m → +10h00m nodes → 1.31.5-gke.1200000
-          cluster test-2 [NotStarted] - → - ALREADY_UPGRADED (control plane 1.31.5-gke.1200000, nodes 1.31.5-gke.1200000)
-        stage 2 staging [Succeeded] +3d09h30m → +6d12h00m mc=2
-          control-plane +3d09h30m → +3d11h30m control plane 1.31.5-gke.1200000 running
-          node +3d10h00m → +3d12h00m nodes 1.31.5-gke.1200000 running
-          soaking +3d11h30m → +6d11h30m control plane 1.31.5-gke.1200000 soaking 3d
-          soaking +3d12h00m → +6d12h00m nodes 1.31.5-gke.1200000 soaking 3d
-          cluster stage-1 [Succeeded] +3d11h00m → +3d12h00m
-            window-wait +3d09h30m → +3d11h00m window daily 20:00–00:00 UTC
-            control-plane +3d11h00m → +3d11h30m control plane → 1.31.5-gke.1200000
-            node +3d11h30m → +3d12h00m nodes → 1.31.5-gke.1200000
-          cluster stage-2 [Succeeded] +3d11h00m → +3d12h00m
-            window-wait +3d09h30m → +3d11h00m window daily 20:00–00:00 UTC
-            control-plane +3d11h00m → +3d11h30m control plane → 1.31.5-gke.1200000
-            node +3d11h30m → +3d12h00m nodes → 1.31.5-gke.1200000
-        stage 3 production prod-region=us-west1 [Succeeded] +6d11h30m → +9d18h00m mc=2
-          control-plane +6d11h30m → +6d17h30m control plane 1.31.5-gke.1200000 running
-          node +6d12h00m → +6d18h00m nodes 1.31.5-gke.1200000 running
-          soaking +6d17h30m → +9d17h30m control plane 1.31.5-gke.1200000 soaking 3d
-          soaking +6d18h00m → +9d18h00m nodes 1.31.5-gke.1200000 soaking 3d
-          cluster prod-west-1 [Succeeded] +6d17h00m → +6d18h00m
-            window-wait +6d11h30m → +6d17h00m window daily 02:00–06:00 UTC
-            control-plane +6d17h00m → +6d17h30m control plane → 1.31.5-gke.1200000
-            node +6d17h30m → +6d18h00m nodes → 1.31.5-gke.1200000
-          cluster prod-west-2 [Succeeded] +6d17h00m → +6d18h00m
-            window-wait +6d11h30m → +6d17h00m window daily 02:00–06:00 UTC
-            control-plane +6d17h00m → +6d17h30m control plane → 1.31.5-gke.1200000
-            node +6d17h30m → +6d18h00m nodes → 1.31.5-gke.1200000
-        stage 4 production prod-region=europe-west1 [Succeeded] +9d17h30m → +16d11h00m mc=2
-          control-plane +9d17h30m → +12d10h30m control plane 1.31.5-gke.1200000 running
-          node +9d18h00m → +12d11h00m nodes 1.31.5-gke.1200000 running
-          soaking +12d10h30m → +16d10h30m control plane 1.31.5-gke.1200000 soaking 4d
-          soaking +12d11h00m → +16d11h00m nodes 1.31.5-gke.1200000 soaking 4d
-          cluster prod-eu-1 [Succeeded] +10d10h00m → +10d11h00m
-            window-wait +9d17h30m → +10d10h00m window daily 19:00–23:00 UTC
-            control-plane +10d10h00m → +10d10h30m control plane → 1.31.5-gke.1200000
-            node +10d10h30m → +10d11h00m nodes → 1.31.5-gke.1200000
-          cluster prod-eu-2 [Succeeded] +12d10h00m → +12d11h00m
-            window-wait +9d17h30m → +10d10h00m window daily 19:00–23:00 UTC
-            exclusion-wait +10d10h00m → +11d15h00m exclusion payments-freeze (NO_UPGRADES)
-            window-wait +11d15h00m → +12d10h00m window daily 19:00–23:00 UTC
-            control-plane +12d10h00m → +12d10h30m control plane → 1.31.5-gke.1200000
-            node +12d10h30m → +12d11h00m nodes → 1.31.5-gke.1200000
-        stage 5 production [Succeeded] +16d10h30m → +18d16h00m mc=2
-          control-plane +16d10h30m → +18d15h30m control plane 1.31.5-gke.1200000 running
-          node +16d11h00m → +18d16h00m nodes 1.31.5-gke.1200000 running
-          cluster prod-east-1 [Succeeded] +16d14h00m → +16d15h00m
-            window-wait +16d10h30m → +16d14h00m window daily 23:00–03:00 UTC
-            control-plane +16d14h00m → +16d14h30m control plane → 1.31.5-gke.1200000
-            node +16d14h30m → +16d15h00m nodes → 1.31.5-gke.1200000
-          cluster prod-east-2 [Succeeded] +18d15h00m → +18d16h00m
-            window-wait +16d10h30m → +18d15h00m window Sat 00:00–12:00 UTC
-            control-plane +18d15h00m → +18d15h30m control plane → 1.31.5-gke.1200000
-            node +18d15h30m → +18d16h00m nodes → 1.31.5-gke.1200000
-        reach controlPlane 1.31.5-gke.1200000 fleet testing (2 clusters) +9h30m
-        reach controlPlane 1.31.5-gke.1200000 fleet staging (2 clusters) +3d11h30m
-        reach controlPlane 1.31.5-gke.1200000 fleet production (6 clusters) +18d15h30m
-        reach node 1.31.5-gke.1200000 fleet testing (2 clusters) +10h00m
-        reach node 1.31.5-gke.1200000 fleet staging (2 clusters) +3d12h00m
-        reach node 1.31.5-gke.1200000 fleet production (6 clusters) +18d16h00m
-    "#]],
+            plan community-bank run bank-sequence [Succeeded] start 2026-11-23T09:00:00Z end +18d16h00m
+            stage 1 testing [Succeeded] +9h00m → +3d10h00m mc=2
+              window-wait +0m → +9h00m control plane paused: every cluster held by its maintenance policy
+              window-wait +0m → +9h00m nodes paused: every cluster held by its maintenance policy
+              control-plane +9h00m → +9h30m control plane 1.31.5-gke.1200000 running
+              node +9h00m → +10h00m nodes 1.31.5-gke.1200000 running
+              soaking +9h30m → +3d09h30m control plane 1.31.5-gke.1200000 soaking 3d
+              soaking +10h00m → +3d10h00m nodes 1.31.5-gke.1200000 soaking 3d
+              cluster test-1 [Succeeded] +9h00m → +10h00m
+                window-wait +0m → +9h00m window daily 18:00–22:00 UTC
+                control-plane +9h00m → +9h30m control plane → 1.31.5-gke.1200000
+                node +9h30m → +10h00m nodes → 1.31.5-gke.1200000
+              cluster test-2 [NotStarted] - → - ALREADY_UPGRADED (control plane 1.31.5-gke.1200000, nodes 1.31.5-gke.1200000)
+            stage 2 staging [Succeeded] +3d11h00m → +6d12h00m mc=2
+              window-wait +3d09h30m → +3d11h00m control plane paused: every cluster held by its maintenance policy
+              window-wait +3d10h00m → +3d11h00m nodes paused: every cluster held by its maintenance policy
+              control-plane +3d11h00m → +3d11h30m control plane 1.31.5-gke.1200000 running
+              node +3d11h00m → +3d12h00m nodes 1.31.5-gke.1200000 running
+              soaking +3d11h30m → +6d11h30m control plane 1.31.5-gke.1200000 soaking 3d
+              soaking +3d12h00m → +6d12h00m nodes 1.31.5-gke.1200000 soaking 3d
+              cluster stage-1 [Succeeded] +3d11h00m → +3d12h00m
+                window-wait +3d09h30m → +3d11h00m window daily 20:00–00:00 UTC
+                control-plane +3d11h00m → +3d11h30m control plane → 1.31.5-gke.1200000
+                node +3d11h30m → +3d12h00m nodes → 1.31.5-gke.1200000
+              cluster stage-2 [Succeeded] +3d11h00m → +3d12h00m
+                window-wait +3d09h30m → +3d11h00m window daily 20:00–00:00 UTC
+                control-plane +3d11h00m → +3d11h30m control plane → 1.31.5-gke.1200000
+                node +3d11h30m → +3d12h00m nodes → 1.31.5-gke.1200000
+            stage 3 production prod-region=us-west1 [Succeeded] +6d17h00m → +9d18h00m mc=2
+              window-wait +6d11h30m → +6d17h00m control plane paused: every cluster held by its maintenance policy
+              window-wait +6d12h00m → +6d17h00m nodes paused: every cluster held by its maintenance policy
+              control-plane +6d17h00m → +6d17h30m control plane 1.31.5-gke.1200000 running
+              node +6d17h00m → +6d18h00m nodes 1.31.5-gke.1200000 running
+              soaking +6d17h30m → +9d17h30m control plane 1.31.5-gke.1200000 soaking 3d
+              soaking +6d18h00m → +9d18h00m nodes 1.31.5-gke.1200000 soaking 3d
+              cluster prod-west-1 [Succeeded] +6d17h00m → +6d18h00m
+                window-wait +6d11h30m → +6d17h00m window daily 02:00–06:00 UTC
+                control-plane +6d17h00m → +6d17h30m control plane → 1.31.5-gke.1200000
+                node +6d17h30m → +6d18h00m nodes → 1.31.5-gke.1200000
+              cluster prod-west-2 [Succeeded] +6d17h00m → +6d18h00m
+                window-wait +6d11h30m → +6d17h00m window daily 02:00–06:00 UTC
+                control-plane +6d17h00m → +6d17h30m control plane → 1.31.5-gke.1200000
+                node +6d17h30m → +6d18h00m nodes → 1.31.5-gke.1200000
+            stage 4 production prod-region=europe-west1 [Succeeded] +10d10h00m → +16d11h00m mc=2
+              window-wait +9d17h30m → +10d10h00m control plane paused: every cluster held by its maintenance policy
+              window-wait +9d18h00m → +10d10h00m nodes paused: every cluster held by its maintenance policy
+              control-plane +10d10h00m → +12d10h30m control plane 1.31.5-gke.1200000 running
+              node +10d10h00m → +12d11h00m nodes 1.31.5-gke.1200000 running
+              soaking +12d10h30m → +16d10h30m control plane 1.31.5-gke.1200000 soaking 4d
+              soaking +12d11h00m → +16d11h00m nodes 1.31.5-gke.1200000 soaking 4d
+              cluster prod-eu-1 [Succeeded] +10d10h00m → +10d11h00m
+                window-wait +9d17h30m → +10d10h00m window daily 19:00–23:00 UTC
+                control-plane +10d10h00m → +10d10h30m control plane → 1.31.5-gke.1200000
+                node +10d10h30m → +10d11h00m nodes → 1.31.5-gke.1200000
+              cluster prod-eu-2 [Succeeded] +12d10h00m → +12d11h00m
+                window-wait +9d17h30m → +10d10h00m window daily 19:00–23:00 UTC
+                exclusion-wait +10d10h00m → +11d15h00m exclusion payments-freeze (NO_UPGRADES)
+                window-wait +11d15h00m → +12d10h00m window daily 19:00–23:00 UTC
+                control-plane +12d10h00m → +12d10h30m control plane → 1.31.5-gke.1200000
+                node +12d10h30m → +12d11h00m nodes → 1.31.5-gke.1200000
+            stage 5 production [Succeeded] +16d14h00m → +18d16h00m mc=2
+              window-wait +16d10h30m → +16d14h00m control plane paused: every cluster held by its maintenance policy
+              window-wait +16d11h00m → +16d14h00m nodes paused: every cluster held by its maintenance policy
+              control-plane +16d14h00m → +18d15h30m control plane 1.31.5-gke.1200000 running
+              node +16d14h00m → +18d16h00m nodes 1.31.5-gke.1200000 running
+              cluster prod-east-1 [Succeeded] +16d14h00m → +16d15h00m
+                window-wait +16d10h30m → +16d14h00m window daily 23:00–03:00 UTC
+                control-plane +16d14h00m → +16d14h30m control plane → 1.31.5-gke.1200000
+                node +16d14h30m → +16d15h00m nodes → 1.31.5-gke.1200000
+              cluster prod-east-2 [Succeeded] +18d15h00m → +18d16h00m
+                window-wait +16d10h30m → +18d15h00m window Sat 00:00–12:00 UTC
+                control-plane +18d15h00m → +18d15h30m control plane → 1.31.5-gke.1200000
+                node +18d15h30m → +18d16h00m nodes → 1.31.5-gke.1200000
+            reach controlPlane 1.31.5-gke.1200000 fleet testing (2 clusters) +9h30m
+            reach controlPlane 1.31.5-gke.1200000 fleet staging (2 clusters) +3d11h30m
+            reach controlPlane 1.31.5-gke.1200000 fleet production (6 clusters) +18d15h30m
+            reach node 1.31.5-gke.1200000 fleet testing (2 clusters) +10h00m
+            reach node 1.31.5-gke.1200000 fleet staging (2 clusters) +3d12h00m
+            reach node 1.31.5-gke.1200000 fleet production (6 clusters) +18d16h00m
+        "#]],
     );
 }
 
@@ -141,24 +155,28 @@ fn a_second_version_released_mid_rollout_pipelines_behind_the_first() {
         .collect();
     expect![[r#"
         [
-            "1 testing controlPlane 1.31.5-gke.1200000 RUNNING +0m",
+            "1 testing controlPlane 1.31.5-gke.1200000 PAUSED +0m",
+            "1 testing controlPlane 1.31.5-gke.1200000 RUNNING +9h00m",
             "1 testing controlPlane 1.31.5-gke.1200000 SOAKING +9h30m",
             "1 testing controlPlane 1.31.5-gke.1200000 COMPLETED +3d09h30m",
             "1 testing controlPlane 1.31.6-gke.1100000 PENDING +2d00h00m",
             "1 testing controlPlane 1.31.6-gke.1100000 RUNNING +3d09h30m",
             "1 testing controlPlane 1.31.6-gke.1100000 SOAKING +3d10h00m",
             "1 testing controlPlane 1.31.6-gke.1100000 COMPLETED +6d10h00m",
-            "2 staging controlPlane 1.31.5-gke.1200000 RUNNING +3d09h30m",
+            "2 staging controlPlane 1.31.5-gke.1200000 PAUSED +3d09h30m",
+            "2 staging controlPlane 1.31.5-gke.1200000 RUNNING +3d11h00m",
             "2 staging controlPlane 1.31.5-gke.1200000 SOAKING +3d11h30m",
             "2 staging controlPlane 1.31.5-gke.1200000 COMPLETED +6d11h30m",
             "2 staging controlPlane 1.31.6-gke.1100000 PENDING +6d10h00m",
             "2 staging controlPlane 1.31.6-gke.1100000 RUNNING +6d11h30m",
             "2 staging controlPlane 1.31.6-gke.1100000 SOAKING +6d12h00m",
             "2 staging controlPlane 1.31.6-gke.1100000 COMPLETED +9d12h00m",
-            "3 production controlPlane 1.31.5-gke.1200000 RUNNING +6d11h30m",
+            "3 production controlPlane 1.31.5-gke.1200000 PAUSED +6d11h30m",
+            "3 production controlPlane 1.31.5-gke.1200000 RUNNING +6d17h00m",
             "3 production controlPlane 1.31.5-gke.1200000 SOAKING +6d17h30m",
             "3 production controlPlane 1.31.5-gke.1200000 COMPLETED +7d17h30m",
-            "3 production controlPlane 1.31.6-gke.1100000 RUNNING +9d12h00m",
+            "3 production controlPlane 1.31.6-gke.1100000 PAUSED +9d12h00m",
+            "3 production controlPlane 1.31.6-gke.1100000 RUNNING +9d17h00m",
             "3 production controlPlane 1.31.6-gke.1100000 SOAKING +9d17h30m",
             "3 production controlPlane 1.31.6-gke.1100000 COMPLETED +10d17h30m",
         ]
@@ -172,7 +190,7 @@ fn a_second_version_released_mid_rollout_pipelines_behind_the_first() {
         .iter()
         .find(|e| e.reason == "STAGE_BUSY" && e.stage.as_deref() == Some("2 staging"))
         .expect("staging says why it waits");
-    expect!["control plane 1.31.6-gke.1100000 is available, but the stage is SOAKING control plane 1.31.5-gke.1200000: it starts a newer version only once that completes"].assert_eq(&busy.message);
+    expect!["control plane 1.31.6-gke.1100000 is available, but the stage is SOAKING control plane 1.31.5-gke.1200000: it starts a newer version only once that completes"].assert_eq(&busy.message.to_string());
 }
 
 /// A cluster line: `name fleet cp node window`, as YAML; `-` = no window.
@@ -264,19 +282,21 @@ fn work_past_the_window_pauses_and_resumes_in_the_next_one() {
     check(
         &yaml,
         expect![[r#"
-        plan - run seq [Succeeded] start 2026-11-23T09:00:00Z end +1d15h30m
-        stage 1 dev [Succeeded] +0m → +1d15h30m mc=1
-          control-plane +0m → +13h30m control plane 1.31.5-gke.1200000 running
-          node +0m → +1d15h30m nodes 1.31.5-gke.1200000 running
-          cluster dev-1 [Succeeded] +13h00m → +1d15h30m
-            window-wait +0m → +13h00m window daily 22:00–02:00 UTC
-            control-plane +13h00m → +13h30m control plane → 1.31.5-gke.1200000
-            node +13h30m → +17h00m nodes → 1.31.5-gke.1200000
-            window-wait +17h00m → +1d13h00m window daily 22:00–02:00 UTC
-            node +1d13h00m → +1d15h30m nodes → 1.31.5-gke.1200000
-        reach controlPlane 1.31.5-gke.1200000 fleet dev (1 clusters) +13h30m
-        reach node 1.31.5-gke.1200000 fleet dev (1 clusters) +1d15h30m
-    "#]],
+            plan - run seq [Succeeded] start 2026-11-23T09:00:00Z end +1d15h30m
+            stage 1 dev [Succeeded] +13h00m → +1d15h30m mc=1
+              window-wait +0m → +13h00m control plane paused: every cluster held by its maintenance policy
+              window-wait +0m → +13h00m nodes paused: every cluster held by its maintenance policy
+              control-plane +13h00m → +13h30m control plane 1.31.5-gke.1200000 running
+              node +13h00m → +1d15h30m nodes 1.31.5-gke.1200000 running
+              cluster dev-1 [Succeeded] +13h00m → +1d15h30m
+                window-wait +0m → +13h00m window daily 22:00–02:00 UTC
+                control-plane +13h00m → +13h30m control plane → 1.31.5-gke.1200000
+                node +13h30m → +17h00m nodes → 1.31.5-gke.1200000
+                window-wait +17h00m → +1d13h00m window daily 22:00–02:00 UTC
+                node +1d13h00m → +1d15h30m nodes → 1.31.5-gke.1200000
+            reach controlPlane 1.31.5-gke.1200000 fleet dev (1 clusters) +13h30m
+            reach node 1.31.5-gke.1200000 fleet dev (1 clusters) +1d15h30m
+        "#]],
     );
 }
 
@@ -992,23 +1012,25 @@ fn a_cluster_whose_window_opens_only_on_saturdays_waits_for_saturday() {
     check(
         &yaml,
         expect![[r#"
-        plan - run seq [Succeeded] start 2026-11-23T09:00:00Z end +5d16h00m
-        stage 1 prod [Succeeded] +0m → +5d16h00m mc=2
-          control-plane +0m → +4d15h30m control plane 1.31.5-gke.1200000 running
-          node +0m → +4d16h00m nodes 1.31.5-gke.1200000 running
-          soaking +4d15h30m → +5d15h30m control plane 1.31.5-gke.1200000 soaking 1d
-          soaking +4d16h00m → +5d16h00m nodes 1.31.5-gke.1200000 soaking 1d
-          cluster prod-1 [Succeeded] +17h00m → +18h00m
-            window-wait +0m → +17h00m window daily 02:00–06:00 UTC
-            control-plane +17h00m → +17h30m control plane → 1.31.5-gke.1200000
-            node +17h30m → +18h00m nodes → 1.31.5-gke.1200000
-          cluster prod-sat [Succeeded] +4d15h00m → +4d16h00m
-            window-wait +0m → +4d15h00m window Sat 00:00–12:00 UTC
-            control-plane +4d15h00m → +4d15h30m control plane → 1.31.5-gke.1200000
-            node +4d15h30m → +4d16h00m nodes → 1.31.5-gke.1200000
-        reach controlPlane 1.31.5-gke.1200000 fleet prod (2 clusters) +4d15h30m
-        reach node 1.31.5-gke.1200000 fleet prod (2 clusters) +4d16h00m
-    "#]],
+            plan - run seq [Succeeded] start 2026-11-23T09:00:00Z end +5d16h00m
+            stage 1 prod [Succeeded] +17h00m → +5d16h00m mc=2
+              window-wait +0m → +17h00m control plane paused: every cluster held by its maintenance policy
+              window-wait +0m → +17h00m nodes paused: every cluster held by its maintenance policy
+              control-plane +17h00m → +4d15h30m control plane 1.31.5-gke.1200000 running
+              node +17h00m → +4d16h00m nodes 1.31.5-gke.1200000 running
+              soaking +4d15h30m → +5d15h30m control plane 1.31.5-gke.1200000 soaking 1d
+              soaking +4d16h00m → +5d16h00m nodes 1.31.5-gke.1200000 soaking 1d
+              cluster prod-1 [Succeeded] +17h00m → +18h00m
+                window-wait +0m → +17h00m window daily 02:00–06:00 UTC
+                control-plane +17h00m → +17h30m control plane → 1.31.5-gke.1200000
+                node +17h30m → +18h00m nodes → 1.31.5-gke.1200000
+              cluster prod-sat [Succeeded] +4d15h00m → +4d16h00m
+                window-wait +0m → +4d15h00m window Sat 00:00–12:00 UTC
+                control-plane +4d15h00m → +4d15h30m control plane → 1.31.5-gke.1200000
+                node +4d15h30m → +4d16h00m nodes → 1.31.5-gke.1200000
+            reach controlPlane 1.31.5-gke.1200000 fleet prod (2 clusters) +4d15h30m
+            reach node 1.31.5-gke.1200000 fleet prod (2 clusters) +4d16h00m
+        "#]],
     );
 }
 

@@ -4,14 +4,11 @@
 use super::read::{get, Path, Reader};
 use crate::cel::{Expr, Operand};
 use crate::gke::model::{
-    FleetGroup, FleetSequence, RolloutSequence, SequenceStage, UpgradeOverride, VersionEvent,
+    FleetGroup, FleetSequence, MinorTarget, RolloutSequence, SequenceStage, UpgradeOverride,
+    VersionEvent,
 };
 use crate::model::Strategy;
 use crate::source::{Node, Value};
-
-/// Versions released into one sequence that fleetplan follows: the planner's work grows with their
-/// square (each version meets every other in every stage), and 5,000 once took seconds.
-pub const MAX_VERSION_EVENTS: usize = 1_000;
 
 const ROLLOUT_SEQUENCE_KEYS: &[&str] = &[
     "kind",
@@ -25,7 +22,7 @@ const STAGE_KEYS: &[&str] = &["fleetProjects", "fleet", "labelSelector", "soakDu
 const FLEET_SEQUENCE_KEYS: &[&str] = &["kind", "name", "grouping", "groups", "versions"];
 const GROUP_KEYS: &[&str] = &["fleet", "upstreamFleets", "soaking", "overrides"];
 const OVERRIDE_KEYS: &[&str] = &["upgrade", "version", "soaking"];
-const VERSION_KEYS: &[&str] = &["version", "upgradeType", "at"];
+const VERSION_KEYS: &[&str] = &["version", "targets", "upgradeType", "at"];
 
 impl Reader<'_> {
     pub(crate) fn gke_rollout_sequence(&mut self, n: &Node, p: &Path) -> Strategy {
@@ -165,23 +162,9 @@ impl Reader<'_> {
 
     /// `versions: [{version, upgradeType, at}]`; a bare string is a version released at the start.
     pub(crate) fn version_events(&mut self, n: &Node, p: &Path) -> Vec<VersionEvent> {
-        let Some(mut items) = self.seq(n, p) else {
+        let Some(items) = self.seq(n, p) else {
             return Vec::new();
         };
-        if items.len() > MAX_VERSION_EVENTS {
-            let msg = format!(
-                "{} version events; fleetplan follows at most {} per sequence (a release channel names a few a month), the rest are left out",
-                crate::diag::thousands(items.len()),
-                crate::diag::thousands(MAX_VERSION_EVENTS)
-            );
-            self.error(
-                "too-many-versions",
-                msg,
-                &p.index(MAX_VERSION_EVENTS),
-                &items[MAX_VERSION_EVENTS],
-            );
-            items = &items[..MAX_VERSION_EVENTS];
-        }
         let mut out = Vec::new();
         for (i, item) in items.iter().enumerate() {
             let ip = p.index(i);
@@ -198,9 +181,18 @@ impl Reader<'_> {
                 continue;
             };
             let mut event = VersionEvent::default();
-            match get(m, "version") {
-                Some(v) => event.version = self.string(v, &ip.field("version")).unwrap_or_default(),
-                None => self.missing("version", &ip, item),
+            match (get(m, "version"), get(m, "targets")) {
+                (Some(v), None) => {
+                    event.version = self.string(v, &ip.field("version")).unwrap_or_default()
+                }
+                (None, Some(t)) => event.targets = self.minor_targets(t, &ip.field("targets")),
+                (Some(_), Some(t)) => self.error(
+                    "conflicting-fields",
+                    "give either `version` (one target for every minor) or `targets` (one per minor), not both",
+                    &ip.field("targets"),
+                    t,
+                ),
+                (None, None) => self.missing("version", &ip, item),
             }
             if let Some(v) = get(m, "upgradeType") {
                 event.upgrade_type = self.string(v, &ip.field("upgradeType"));
@@ -211,6 +203,28 @@ impl Reader<'_> {
             out.push(event);
         }
         out
+    }
+
+    /// `targets: {"1.20": 1.21.14-gke.4300, ...}`: minor version → the target of clusters running it.
+    fn minor_targets(&mut self, n: &Node, p: &Path) -> Vec<MinorTarget> {
+        let Value::Map(entries) = &n.value else {
+            let msg = format!(
+                "`targets` must be a map of minor version to target version (\"1.20\": 1.21.14-gke.4300), found {}",
+                n.describe()
+            );
+            self.error("wrong-type", msg, p, n);
+            return Vec::new();
+        };
+        entries
+            .iter()
+            .filter_map(|e| {
+                let version = self.string(&e.value, &p.field(&e.key))?;
+                Some(MinorTarget {
+                    minor: e.key.clone(),
+                    version,
+                })
+            })
+            .collect()
     }
 
     /// A CEL selector over `resource.labels`, kept as written, so the stage stays a labelled stage (an

@@ -45,31 +45,6 @@ pub fn plan_fleet_sequence(scenario: &Scenario, seq: &model::FleetSequence) -> P
     assemble(scenario, setup, "gke-fleet-sequence", &seq.name, start)
 }
 
-/// A sequence planned from a live position: `adjust` may change the validated setup (clusters
-/// already on the version, durations, releases) and returns the versions already qualified
-/// ([`simulate::Seed`]), from which the simulation continues. `None` for other strategy kinds.
-pub fn plan_from(
-    scenario: &Scenario,
-    start: Time,
-    adjust: &mut dyn FnMut(&mut Setup) -> Vec<simulate::Seed>,
-) -> Option<Plan> {
-    let (mut setup, kind, name) = match &scenario.strategy {
-        crate::model::Strategy::GkeRolloutSequence(seq) => (
-            validate::rollout_sequence(scenario, seq, start),
-            "gke-rollout-sequence",
-            seq.name.clone(),
-        ),
-        crate::model::Strategy::GkeFleetSequence(seq) => (
-            validate::fleet_sequence(scenario, seq, start),
-            "gke-fleet-sequence",
-            seq.name.clone(),
-        ),
-        _ => return None,
-    };
-    let seeds = adjust(&mut setup);
-    Some(assemble_seeded(scenario, setup, kind, &name, start, &seeds))
-}
-
 fn state_name(r: &simulate::Rollout) -> &'static str {
     if r.forced {
         "FORCED_SOAKING"
@@ -80,28 +55,16 @@ fn state_name(r: &simulate::Rollout) -> &'static str {
 
 fn assemble(
     scenario: &Scenario,
-    setup: Setup,
-    kind: &'static str,
-    name: &str,
-    start: Time,
-) -> Plan {
-    assemble_seeded(scenario, setup, kind, name, start, &[])
-}
-
-fn assemble_seeded(
-    scenario: &Scenario,
     mut setup: Setup,
     kind: &'static str,
     name: &str,
     start: Time,
-    seeds: &[simulate::Seed],
 ) -> Plan {
     if !setup.plannable {
         // GKE refuses the sequence: no rollout ever runs, so none is simulated.
         setup.releases.clear();
     }
-    let seeds = if setup.plannable { seeds } else { &[] };
-    let sim = simulate::simulate_seeded(&setup, start, seeds);
+    let mut sim = simulate::simulate(&setup, start);
     let mut diagnostics = std::mem::take(&mut setup.diagnostics);
     let blocked =
         sim.rollouts.iter().any(|r| r.completed.is_none()) || sim.clusters.iter().any(|c| c.stuck);
@@ -123,7 +86,7 @@ fn assemble_seeded(
             )
             .fold(start, Time::max)
     });
-    let stages = stage_plans(&setup, &sim);
+    let stages = stage_plans(&setup, &mut sim);
     let detail = detail(&setup, &sim);
     simulation_diagnostics(&setup, &sim, &detail, &mut diagnostics);
     if !setup.plannable {
@@ -170,7 +133,14 @@ fn assemble_seeded(
     }
 }
 
-fn stage_plans(setup: &Setup, sim: &SimResult) -> Vec<StagePlan> {
+fn stage_plans(setup: &Setup, sim: &mut SimResult) -> Vec<StagePlan> {
+    // Each cluster's bars move into its row; nothing reads them from the simulation afterwards.
+    let mut bars: Vec<Vec<Phase>> = sim
+        .clusters
+        .iter_mut()
+        .map(|c| std::mem::take(&mut c.phases))
+        .collect();
+    let sim = &*sim;
     // Per cluster: reason → what it skipped, so `ALREADY_UPGRADED (control plane 1.31.5, nodes 1.31.5)`.
     let mut by_reason: BTreeMap<usize, Vec<(&str, Vec<String>)>> = BTreeMap::new();
     for s in &sim.skips {
@@ -218,12 +188,25 @@ fn stage_plans(setup: &Setup, sim: &SimResult) -> Vec<StagePlan> {
                     Stream::ControlPlane => PhaseKind::ControlPlaneUpgrade,
                     Stream::Node => PhaseKind::NodeUpgrade,
                 };
+                if let Some(p) = r.paused.filter(|p| *p < r.start) {
+                    phases.push(Phase {
+                        kind: PhaseKind::MaintenanceWait,
+                        start: p,
+                        end: Some(r.start),
+                        label: format!(
+                            "{} paused: every cluster held by its maintenance policy",
+                            r.stream.words()
+                        )
+                        .into(),
+                        version: Some(r.version.text.clone()),
+                    });
+                }
                 if r.soak_start != Some(r.start) {
                     phases.push(Phase {
                         kind,
                         start: r.start,
                         end: r.soak_start,
-                        label: format!("{} {} running", r.stream.words(), r.version),
+                        label: format!("{} {} running", r.stream.words(), r.version).into(),
                         version: Some(r.version.text.clone()),
                     });
                 }
@@ -247,7 +230,8 @@ fn stage_plans(setup: &Setup, sim: &SimResult) -> Vec<StagePlan> {
                                 r.stream.words(),
                                 r.version,
                                 r.soak
-                            ),
+                            )
+                            .into(),
                             version: Some(r.version.text.clone()),
                         });
                     }
@@ -259,17 +243,18 @@ fn stage_plans(setup: &Setup, sim: &SimResult) -> Vec<StagePlan> {
                 .iter()
                 .map(|&c| {
                     let run = &sim.clusters[c];
-                    let bars = run.phases.iter().filter(|p| {
+                    let phases = std::mem::take(&mut bars[c]);
+                    let upgrades = phases.iter().filter(|p| {
                         matches!(
                             p.kind,
                             PhaseKind::ControlPlaneUpgrade | PhaseKind::NodeUpgrade
                         )
                     });
-                    let cstart = bars.clone().map(|p| p.start).min();
+                    let cstart = upgrades.clone().map(|p| p.start).min();
                     let cend = if run.stuck {
                         None
                     } else {
-                        bars.filter_map(|p| p.end).max()
+                        upgrades.filter_map(|p| p.end).max()
                     };
                     let status = if run.upgraded && !run.stuck {
                         ClusterStatus::Succeeded
@@ -277,13 +262,13 @@ fn stage_plans(setup: &Setup, sim: &SimResult) -> Vec<StagePlan> {
                         ClusterStatus::NotStarted
                     };
                     ClusterPlan {
-                        name: setup.clusters[c].name.clone(),
+                        name: setup.clusters[c].name.to_string(),
                         sort_value: None,
                         status,
                         start: cstart,
                         end: cend,
                         stuck_at: None,
-                        phases: run.phases.clone(),
+                        phases,
                         reason: skips.get(&c).map(|l| l.join("; ")),
                     }
                 })
@@ -299,7 +284,7 @@ fn stage_plans(setup: &Setup, sim: &SimResult) -> Vec<StagePlan> {
                 StageStatus::Succeeded
             };
             StagePlan {
-                name: st.name.clone(),
+                name: st.name.to_string(),
                 index: i,
                 delete_stage: false,
                 max_concurrency: st.members.len(),
@@ -323,7 +308,7 @@ fn detail(setup: &Setup, sim: &SimResult) -> GkeDetail {
         .iter()
         .enumerate()
         .map(|(i, st)| StageDetail {
-            stage: st.name.clone(),
+            stage: st.name.to_string(),
             fleet: st.fleet.clone(),
             label_selector: st.selector.clone(),
             soak: st.soak_default,
@@ -334,10 +319,24 @@ fn detail(setup: &Setup, sim: &SimResult) -> GkeDetail {
                 .filter(|r| r.stage == i)
                 .map(|r| {
                     let mut states = Vec::new();
-                    if r.available < r.start {
+                    // PENDING while the stage is busy with another version, PAUSED while every
+                    // cluster is held by its maintenance policy (from when this version was there).
+                    let paused = r
+                        .paused
+                        .map(|p| p.max(r.available))
+                        .filter(|p| *p < r.start);
+                    let pending_end = paused.unwrap_or(r.start);
+                    if r.available < pending_end {
                         states.push(StateSpan {
                             state: "PENDING",
                             start: r.available,
+                            end: Some(pending_end),
+                        });
+                    }
+                    if let Some(p) = paused {
+                        states.push(StateSpan {
+                            state: "PAUSED",
+                            start: p,
                             end: Some(r.start),
                         });
                     }
@@ -362,9 +361,9 @@ fn detail(setup: &Setup, sim: &SimResult) -> GkeDetail {
                     }
                     StageUpgrade {
                         upgrade_type: r.stream.key(),
-                        version: r.version.text.clone(),
+                        version: r.version.text.to_string(),
                         states,
-                        supersedes: r.supersedes.clone(),
+                        supersedes: r.supersedes.iter().map(|v| v.to_string()).collect(),
                     }
                 })
                 .collect(),
@@ -374,10 +373,10 @@ fn detail(setup: &Setup, sim: &SimResult) -> GkeDetail {
         .skips
         .iter()
         .map(|s| SkippedCluster {
-            cluster: setup.clusters[s.cluster].name.clone(),
-            stage: setup.stages[s.stage].name.clone(),
+            cluster: setup.clusters[s.cluster].name.to_string(),
+            stage: setup.stages[s.stage].name.to_string(),
             upgrade_type: s.stream.map(Stream::key),
-            version: s.version.clone(),
+            version: s.version.as_ref().map(|v| v.to_string()),
             reason: s.reason,
         })
         .collect();
@@ -388,60 +387,86 @@ fn detail(setup: &Setup, sim: &SimResult) -> GkeDetail {
             fleets.push(&st.fleet);
         }
     }
+    let fleet_of: Vec<Option<usize>> = setup
+        .clusters
+        .iter()
+        .map(|c| fleets.iter().position(|f| *f == c.fleet))
+        .collect();
     let mut versions = Vec::new();
     for stream in Stream::BOTH {
         let k = stream as usize;
-        let mut seen: Vec<&version::Version> = Vec::new();
-        for (v, released) in &sim.released[k] {
-            if seen.contains(&v) {
+        let mut seen: Vec<(Option<version::Minor>, &version::Version)> = Vec::new();
+        for (from, v, released) in &sim.released[k] {
+            if seen.contains(&(*from, v)) {
                 continue;
             }
-            seen.push(v);
+            seen.push((*from, v));
+            // A per-minor target is for the clusters that run its minor at some point.
+            let audience = |c: usize| {
+                from.is_none_or(|m| {
+                    sim.clusters[c].history[k]
+                        .iter()
+                        .any(|(_, cv)| cv.minor_key() == m)
+                })
+            };
             let stages = setup
                 .stages
                 .iter()
                 .enumerate()
                 .map(|(i, st)| StageReach {
-                    stage: st.name.clone(),
+                    stage: st.name.to_string(),
                     completed: sim
                         .rollouts
                         .iter()
-                        .filter(|r| r.stage == i && r.stream == stream && r.version >= *v)
+                        .filter(|r| {
+                            r.stage == i && r.stream == stream && r.lane == *from && r.version >= *v
+                        })
                         .filter_map(|r| r.completed)
                         .min(),
                 })
                 .collect();
-            let fleets = fleets
+            // One pass over the clusters, each counted for its fleet (clusters of no stage's fleet
+            // are not in the sequence).
+            let mut reach: Vec<(FleetReach, Time)> = fleets
                 .iter()
-                .filter(|f| setup.clusters.iter().any(|c| c.fleet == **f && !c.excluded))
                 .map(|f| {
-                    let mut reach = FleetReach {
+                    let r = FleetReach {
                         fleet: f.to_string(),
                         clusters: 0,
                         reached: 0,
                         all_at: None,
                         missing: Vec::new(),
                     };
-                    let mut last = *released;
-                    for (c, cs) in setup.clusters.iter().enumerate() {
-                        if cs.fleet != *f || cs.excluded {
-                            continue;
-                        }
-                        reach.clusters += 1;
-                        match sim.clusters[c].history[k].iter().find(|(_, cv)| cv >= v) {
-                            Some((t, _)) => {
-                                reach.reached += 1;
-                                last = last.max(*t);
-                            }
-                            None => reach.missing.push(cs.name.clone()),
-                        }
+                    (r, *released)
+                })
+                .collect();
+            for (c, cs) in setup.clusters.iter().enumerate() {
+                if cs.excluded || !audience(c) {
+                    continue;
+                }
+                let Some(f) = fleet_of[c] else {
+                    continue;
+                };
+                let (r, last) = &mut reach[f];
+                r.clusters += 1;
+                match sim.clusters[c].history[k].iter().find(|(_, cv)| cv >= v) {
+                    Some((t, _)) => {
+                        r.reached += 1;
+                        *last = (*last).max(*t);
                     }
-                    reach.all_at = reach.missing.is_empty().then_some(last);
-                    reach
+                    None => r.missing.push(cs.name.to_string()),
+                }
+            }
+            let fleets = reach
+                .into_iter()
+                .filter(|(r, _)| r.clusters > 0)
+                .map(|(mut r, last)| {
+                    r.all_at = r.missing.is_empty().then_some(last);
+                    r
                 })
                 .collect();
             versions.push(VersionDetail {
-                version: v.text.clone(),
+                version: v.text.to_string(),
                 upgrade_type: stream.key(),
                 released: *released,
                 stages,
@@ -463,6 +488,7 @@ fn simulation_diagnostics(
     detail: &GkeDetail,
     diags: &mut Vec<Diagnostic>,
 ) {
+    diags.extend(sim.diagnostics.iter().cloned());
     for r in sim.rollouts.iter().filter(|r| r.completed.is_none()) {
         let stage = &setup.stages[r.stage];
         let stuck: Vec<&str> = stage

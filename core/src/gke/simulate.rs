@@ -1,19 +1,26 @@
 //! Versions flowing through a GKE sequence, as a discrete-event simulation: per stage and upgrade
 //! type (control plane, nodes) a rollout RUNNING → SOAKING (or FORCED_SOAKING) → COMPLETED; each
 //! cluster upgrading inside its maintenance window and outside matching exclusions; the next stage
-//! taking the latest version qualified upstream when it is free.
+//! taking the latest version qualified upstream when it is free; a stage whose clusters are all held
+//! by their maintenance policies PAUSED, committing to no version until one of them may start.
+//!
+//! With per-minor targets a stage runs one lane per minor version (the clusters on that minor, towards
+//! that minor's target); otherwise one lane for every cluster.
 //!
 //! Cluster upgrades are computed in one step when they start (window arithmetic, not ticking), and
-//! finish as one queued event; the cost is O(events · log events) plus one window lookup per surge batch.
+//! finish as one queued event; the cost is O(events · log events) plus one window lookup per surge
+//! batch. Events carry shared names and messages formatted only when shown (no string is formatted or
+//! copied per cluster event).
 
 use std::collections::VecDeque;
 
+use crate::diag::Diagnostic;
 use crate::engine::EventQueue;
-use crate::plan::{Event, Phase, PhaseKind};
+use crate::plan::{Event, Message, Name, Phase, PhaseKind};
 use crate::time::{Duration, Time};
 
 use super::validate::{Setup, Stream, FORCED_SOAK_AFTER};
-use super::version::Version;
+use super::version::{Minor, Version};
 use super::window::{Hold, Work};
 
 /// The skip reasons GKE reports for clusters of a rollout (`excludedClusters[].reason`, INELIGIBLE).
@@ -27,19 +34,28 @@ pub const EXCLUDED_BY_FILTER: &str = "EXCLUDED_BY_FILTER";
 pub struct Rollout {
     pub stage: usize,
     pub stream: Stream,
+    /// The minor version whose clusters this rollout takes (per-minor targets); `None`: every cluster.
+    pub lane: Option<Minor>,
     pub version: Version,
     /// When the version became available to this stage (released, or qualified upstream).
     pub available: Time,
+    /// When the stage paused before this rollout, every cluster held by its maintenance policy.
+    pub paused: Option<Time>,
     pub start: Time,
     pub soak: Duration,
     pub soak_start: Option<Time>,
     pub forced: bool,
     pub completed: Option<Time>,
+    /// Completing it qualified the version for the next stage (fleet-based per-minor targets qualify
+    /// only when the whole group ran this one target).
+    pub qualified: bool,
     /// Older versions qualified upstream that this stage never ran because this one was newer.
-    pub supersedes: Vec<String>,
+    pub supersedes: Vec<Name>,
     remaining: usize,
     /// True while the rollout's members are being placed (skips then must not start the soak).
     placing: bool,
+    /// The cluster bars' label (`control plane → 1.31.5-gke.1`), built once per rollout.
+    bar_label: Name,
 }
 
 #[derive(Clone, Debug)]
@@ -47,17 +63,39 @@ pub struct Skip {
     pub cluster: usize,
     pub stage: usize,
     pub stream: Option<Stream>,
-    pub version: Option<String>,
+    pub version: Option<Name>,
     pub reason: &'static str,
 }
 
-#[derive(Default)]
-struct StreamState {
+/// One stage's stream of one lane: what it runs, what it started last, what it qualified.
+struct Lane {
+    key: Option<Minor>,
     busy: Option<usize>,
     last_started: Option<Version>,
     qualified: Vec<(Version, Time)>,
-    /// The newest version this stream was told it cannot start yet (one event per version).
+    /// The newest version this lane was told it cannot start yet (one event per version).
     told_busy: Option<Version>,
+    /// PAUSED since then: every cluster that needs the upgrade is held by its maintenance policy.
+    paused: Option<Time>,
+    /// Only the latest scheduled resume counts.
+    resume_gen: u32,
+    /// Versions this (fleet-based) group was already reported not to take.
+    told_mismatch: Vec<Version>,
+}
+
+impl Lane {
+    fn new(key: Option<Minor>) -> Lane {
+        Lane {
+            key,
+            busy: None,
+            last_started: None,
+            qualified: Vec::new(),
+            told_busy: None,
+            paused: None,
+            resume_gen: 0,
+            told_mismatch: Vec::new(),
+        }
+    }
 }
 
 pub struct ClusterRun {
@@ -76,11 +114,11 @@ pub struct ClusterRun {
 
 enum Ev {
     Release(usize),
-    /// A live projection's starting point: `seeds[i]` was qualified upstream.
-    Qualified(usize),
     Done(usize, Stream, usize),
     Forced(usize),
     SoakDone(usize),
+    /// (stage, stream, lane index, generation): a paused lane may start again.
+    Resume(usize, Stream, usize, u32),
 }
 
 pub struct SimResult {
@@ -88,44 +126,44 @@ pub struct SimResult {
     pub clusters: Vec<ClusterRun>,
     pub skips: Vec<Skip>,
     pub events: Vec<Event>,
-    /// Per stream, the versions released and when.
-    pub released: [Vec<(Version, Time)>; 2],
+    /// Per stream, the targets released and when: `(minor it is for, version, time)`.
+    pub released: [Vec<(Option<Minor>, Version, Time)>; 2],
+    /// What the simulation found that needs a person (fleet-based per-minor targets that cannot
+    /// qualify, or that the next group does not take).
+    pub diagnostics: Vec<Diagnostic>,
 }
 
 struct Sim<'a> {
     setup: &'a Setup,
     queue: EventQueue<Ev>,
-    streams: Vec<[StreamState; 2]>,
+    lanes: Vec<[Vec<Lane>; 2]>,
     rollouts: Vec<Rollout>,
     clusters: Vec<ClusterRun>,
     skips: Vec<Skip>,
     events: Vec<Event>,
-    released: [Vec<(Version, Time)>; 2],
-}
-
-/// Where a live rollout stands: stage `stage` qualified `version` of `stream` at `at` (its soak
-/// ended, as the Rollout's status says or as projected), so the next stage may take it from then.
-#[derive(Clone, Debug)]
-pub struct Seed {
-    pub stage: usize,
-    pub stream: Stream,
-    pub version: Version,
-    pub at: Time,
+    released: [Vec<(Option<Minor>, Version, Time)>; 2],
+    diagnostics: Vec<Diagnostic>,
+    /// Reused for every window lookup, so placing an upgrade allocates nothing for them.
+    scratch_holds: Vec<Hold>,
+    scratch_segments: Vec<(Time, Time)>,
 }
 
 pub fn simulate(setup: &Setup, start: Time) -> SimResult {
-    simulate_seeded(setup, start, &[])
-}
-
-/// [`simulate`] with versions already qualified by some stages (a rollout in progress).
-pub fn simulate_seeded(setup: &Setup, start: Time, seeds: &[Seed]) -> SimResult {
+    // Upgrades a cluster may go through (one per released target and stream), each a bar and a wait
+    // or two: the bars of one cluster fit without growing.
+    let upgrades: usize = setup
+        .releases
+        .iter()
+        .map(|r| r.streams.len() * r.targets.len())
+        .sum::<usize>()
+        .min(64);
     let mut sim = Sim {
         setup,
         queue: EventQueue::with_capacity(setup.clusters.len() * 2 + 16),
-        streams: setup
+        lanes: setup
             .stages
             .iter()
-            .map(|_| [StreamState::default(), StreamState::default()])
+            .map(|_| [Vec::new(), Vec::new()])
             .collect(),
         rollouts: Vec::new(),
         clusters: setup
@@ -137,7 +175,7 @@ pub fn simulate_seeded(setup: &Setup, start: Time, seeds: &[Seed]) -> SimResult 
                     vec![(start, c.control_plane.clone())],
                     vec![(start, c.node.clone())],
                 ],
-                phases: Vec::new(),
+                phases: Vec::with_capacity(upgrades * 2),
                 upgraded: false,
                 stuck: false,
                 busy: [None, None],
@@ -146,8 +184,12 @@ pub fn simulate_seeded(setup: &Setup, start: Time, seeds: &[Seed]) -> SimResult 
             })
             .collect(),
         skips: Vec::new(),
-        events: Vec::new(),
+        // Two events per cluster and upgrade at most (start, done).
+        events: Vec::with_capacity(setup.clusters.len().saturating_mul(2 * upgrades) + 64),
         released: [Vec::new(), Vec::new()],
+        diagnostics: Vec::new(),
+        scratch_holds: Vec::new(),
+        scratch_segments: Vec::new(),
     };
     for (i, c) in setup.clusters.iter().enumerate() {
         if c.excluded {
@@ -158,39 +200,22 @@ pub fn simulate_seeded(setup: &Setup, start: Time, seeds: &[Seed]) -> SimResult 
                 version: None,
                 reason: EXCLUDED_BY_FILTER,
             });
-            sim.emit(
-                start,
-                EXCLUDED_BY_FILTER,
-                Some(c.stage),
-                Some(i),
-                format!(
-                    "cluster {} matches ignoredClustersSelector: the sequence leaves it out",
-                    c.name
-                ),
+            let msg = Message::fill(
+                &[
+                    "cluster ",
+                    " matches ignoredClustersSelector: the sequence leaves it out",
+                ],
+                &[&c.name],
             );
+            sim.emit(start, EXCLUDED_BY_FILTER, Some(c.stage), Some(i), msg);
         }
     }
     for (i, r) in setup.releases.iter().enumerate() {
         sim.queue.push(r.at, Ev::Release(i));
     }
-    for (i, s) in seeds.iter().enumerate() {
-        sim.queue.push(s.at, Ev::Qualified(i));
-    }
     while let Some((now, ev)) = sim.queue.pop() {
         match ev {
             Ev::Release(i) => sim.release(now, i),
-            Ev::Qualified(i) => {
-                let seed = &seeds[i];
-                if let Some(st) = sim.streams.get_mut(seed.stage) {
-                    st[seed.stream as usize]
-                        .qualified
-                        .push((seed.version.clone(), now));
-                    st[seed.stream as usize].last_started = Some(seed.version.clone());
-                    if seed.stage + 1 < setup.stages.len() {
-                        sim.offer(now, seed.stage + 1, seed.stream);
-                    }
-                }
-            }
             Ev::Done(c, stream, r) => sim.cluster_done(now, c, stream, r),
             Ev::Forced(r) => {
                 if sim.rollouts[r].soak_start.is_none() {
@@ -198,9 +223,29 @@ pub fn simulate_seeded(setup: &Setup, start: Time, seeds: &[Seed]) -> SimResult 
                 }
             }
             Ev::SoakDone(r) => sim.soak_done(now, r),
+            Ev::Resume(s, stream, li, gen) => {
+                let lane = &sim.lanes[s][stream as usize][li];
+                if lane.resume_gen == gen && lane.paused.is_some() && lane.busy.is_none() {
+                    sim.offer(now, s, stream, li);
+                }
+            }
         }
     }
-    sim.events.sort_by_key(|e| e.at);
+    // Stable: events of one instant keep the order they happened in. Most are already in order (only
+    // an upgrade's start is emitted ahead of time); sorting small keys and moving each event once
+    // beats moving the events themselves through a merge sort.
+    let mut order: Vec<(Time, u32)> = sim
+        .events
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (e.at, i as u32))
+        .collect();
+    if order.windows(2).any(|w| w[0].0 > w[1].0) {
+        order.sort_unstable();
+        let mut slots: Vec<Option<Event>> = sim.events.drain(..).map(Some).collect();
+        sim.events
+            .extend(order.iter().filter_map(|&(_, i)| slots[i as usize].take()));
+    }
     for c in &mut sim.clusters {
         c.phases.sort_by_key(|p| p.start);
         c.stuck |= c.busy.iter().any(Option::is_some);
@@ -211,7 +256,24 @@ pub fn simulate_seeded(setup: &Setup, start: Time, seeds: &[Seed]) -> SimResult 
         skips: sim.skips,
         events: sim.events,
         released: sim.released,
+        diagnostics: sim.diagnostics,
     }
+}
+
+/// Message parts per stream (`control plane` / `nodes`), chosen once instead of formatted per event.
+fn by_stream(
+    stream: Stream,
+    cp: &'static [&'static str],
+    node: &'static [&'static str],
+) -> &'static [&'static str] {
+    match stream {
+        Stream::ControlPlane => cp,
+        Stream::Node => node,
+    }
+}
+
+fn minor_text(m: Minor) -> String {
+    format!("{}.{}", m.0, m.1)
 }
 
 impl Sim<'_> {
@@ -221,74 +283,113 @@ impl Sim<'_> {
         reason: &'static str,
         stage: Option<usize>,
         cluster: Option<usize>,
-        message: String,
+        message: Message,
     ) {
         self.events.push(Event {
             at,
             reason,
             stage: stage.map(|s| self.setup.stages[s].name.clone()),
             cluster: cluster.map(|c| self.setup.clusters[c].name.clone()),
-            message: message.into(),
+            message,
         });
+    }
+
+    /// The lane of stage `s` for clusters on minor `key` (created on first use).
+    fn lane_index(&mut self, s: usize, stream: Stream, key: Option<Minor>) -> usize {
+        let lanes = &mut self.lanes[s][stream as usize];
+        match lanes.iter().position(|l| l.key == key) {
+            Some(i) => i,
+            None => {
+                lanes.push(Lane::new(key));
+                lanes.len() - 1
+            }
+        }
     }
 
     fn release(&mut self, now: Time, i: usize) {
         let r = &self.setup.releases[i];
         for &stream in &r.streams {
-            self.released[stream as usize].push((r.version.clone(), now));
-            self.emit(
-                now,
-                "VERSION_RELEASED",
-                None,
-                None,
-                format!(
-                    "{} becomes the release channel's auto-upgrade target for {}",
-                    r.version,
-                    stream.words()
-                ),
-            );
-            if !self.setup.stages.is_empty() {
-                self.offer(now, 0, stream);
+            for t in &r.targets {
+                self.released[stream as usize].push((t.from, t.version.clone(), now));
+                let msg = match t.from {
+                    None => format!(
+                        "{} becomes the release channel's auto-upgrade target for {}",
+                        t.version,
+                        stream.words()
+                    ),
+                    Some(m) => format!(
+                        "{} becomes the release channel's auto-upgrade target for {} of clusters on {}",
+                        t.version,
+                        stream.words(),
+                        minor_text(m)
+                    ),
+                };
+                self.emit(now, "VERSION_RELEASED", None, None, msg.into());
+            }
+            if self.setup.stages.is_empty() {
+                continue;
+            }
+            for t in &r.targets {
+                let li = self.lane_index(0, stream, t.from);
+                self.offer(now, 0, stream, li);
             }
         }
     }
 
-    /// What stage `s` may take next: versions newer than what it last started, from its upstream.
-    fn candidates(&self, s: usize, stream: Stream) -> Vec<(Version, Time)> {
-        let upstream = if s == 0 {
-            &self.released[stream as usize]
+    /// What a lane of stage `s` may take next: versions newer than what it last started, from its
+    /// upstream (the release channel for the first stage, the same lane of the stage before).
+    fn candidates(&self, s: usize, stream: Stream, li: usize) -> Vec<(Version, Time)> {
+        let k = stream as usize;
+        let lane = &self.lanes[s][k][li];
+        let newer = |v: &Version| lane.last_started.as_ref().is_none_or(|l| v > l);
+        let mut out: Vec<(Version, Time)> = if s == 0 {
+            self.released[k]
+                .iter()
+                .filter(|(from, v, _)| *from == lane.key && newer(v))
+                .map(|(_, v, t)| (v.clone(), *t))
+                .collect()
         } else {
-            &self.streams[s - 1][stream as usize].qualified
+            self.lanes[s - 1][k]
+                .iter()
+                .filter(|l| l.key == lane.key)
+                .flat_map(|l| l.qualified.iter())
+                .filter(|(v, _)| newer(v))
+                .cloned()
+                .collect()
         };
-        let last = &self.streams[s][stream as usize].last_started;
-        let mut out: Vec<(Version, Time)> = upstream
-            .iter()
-            .filter(|(v, _)| last.as_ref().is_none_or(|l| v > l))
-            .cloned()
-            .collect();
         out.sort_by(|a, b| a.0.cmp(&b.0));
         out.dedup_by(|b, a| a.0 == b.0);
         out
     }
 
-    fn offer(&mut self, now: Time, s: usize, stream: Stream) {
-        let candidates = self.candidates(s, stream);
+    /// The stage's clusters this lane upgrades: all of them, or those running the lane's minor.
+    fn lane_members(&self, s: usize, stream: Stream, key: Option<Minor>) -> Vec<usize> {
+        let k = stream as usize;
+        self.setup.stages[s]
+            .members
+            .iter()
+            .copied()
+            .filter(|&c| !self.setup.clusters[c].excluded)
+            .filter(|&c| key.is_none_or(|m| self.clusters[c].version[k].minor_key() == m))
+            .collect()
+    }
+
+    fn offer(&mut self, now: Time, s: usize, stream: Stream, li: usize) {
+        let k = stream as usize;
+        let candidates = self.candidates(s, stream, li);
         let Some(newest) = candidates.last().cloned() else {
             return;
         };
-        let st = &self.streams[s][stream as usize];
-        if let Some(busy) = st.busy {
-            if st.told_busy.as_ref() != Some(&newest.0) {
-                self.streams[s][stream as usize].told_busy = Some(newest.0.clone());
+        let lane = &self.lanes[s][k][li];
+        let key = lane.key;
+        if let Some(busy) = lane.busy {
+            if lane.told_busy.as_ref() != Some(&newest.0) {
+                self.lanes[s][k][li].told_busy = Some(newest.0.clone());
                 let r = &self.rollouts[busy];
-                let state = if r.soak_start.is_some() {
-                    if r.forced {
-                        "FORCED_SOAKING"
-                    } else {
-                        "SOAKING"
-                    }
-                } else {
-                    "RUNNING"
+                let state = match (r.soak_start, r.forced) {
+                    (Some(_), true) => "FORCED_SOAKING",
+                    (Some(_), false) => "SOAKING",
+                    (None, _) => "RUNNING",
                 };
                 let msg = format!(
                     "{} {} is available, but the stage is {state} {} {}: it starts a newer version only once that completes",
@@ -297,91 +398,210 @@ impl Sim<'_> {
                     stream.words(),
                     r.version
                 );
-                self.emit(now, "STAGE_BUSY", Some(s), None, msg);
+                self.emit(now, "STAGE_BUSY", Some(s), None, msg.into());
             }
             return;
         }
-        // Control plane: at most one minor above the group's (lowest) control plane, when that leaves
-        // a candidate; otherwise the newest, and clusters too far behind are VERSION_TOO_OLD.
+        let members = self.lane_members(s, stream, key);
+        // Control plane: at most one minor above the lane's (lowest) control plane, when that leaves a
+        // candidate; otherwise the newest, and clusters too far behind are VERSION_TOO_OLD.
         let pick = match stream {
-            Stream::ControlPlane => {
-                let lowest = self.setup.stages[s]
-                    .members
-                    .iter()
-                    .filter(|c| !self.setup.clusters[**c].excluded)
-                    .map(|c| &self.clusters[*c].version[0])
-                    .min();
-                lowest
-                    .and_then(|low| {
-                        candidates
-                            .iter()
-                            .rev()
-                            .find(|(v, _)| low.minors_to(v) <= 1)
-                            .cloned()
-                    })
-                    .unwrap_or(newest)
-            }
+            Stream::ControlPlane => members
+                .iter()
+                .map(|c| &self.clusters[*c].version[0])
+                .min()
+                .and_then(|low| {
+                    candidates
+                        .iter()
+                        .rev()
+                        .find(|(v, _)| low.minors_to(v) <= 1)
+                        .cloned()
+                })
+                .unwrap_or(newest),
             Stream::Node => newest,
         };
+        if self.setup.one_target
+            && key.is_some()
+            && s > 0
+            && !self.group_takes(now, s, stream, li, &pick.0)
+        {
+            return;
+        }
+        if let Some(open) = self.all_held_until(now, &members, stream, &pick.0) {
+            let lane = &mut self.lanes[s][k][li];
+            let first = lane.paused.is_none();
+            lane.paused.get_or_insert(now);
+            lane.resume_gen += 1;
+            let gen = lane.resume_gen;
+            self.queue.push(open, Ev::Resume(s, stream, li, gen));
+            if first {
+                let msg = format!(
+                    "{} {}: every cluster that needs it is held by its maintenance policy (window or exclusion) until {open}; the stage is PAUSED and then takes the latest version qualified by that time",
+                    stream.words(),
+                    pick.0
+                );
+                self.emit(now, "STAGE_PAUSED", Some(s), None, msg.into());
+            }
+            return;
+        }
         let supersedes = candidates
             .iter()
             .filter(|(v, _)| *v < pick.0)
             .map(|(v, _)| v.text.clone())
             .collect();
-        self.start_rollout(now, s, stream, pick, supersedes);
+        let paused = self.lanes[s][k][li].paused.take();
+        self.start_rollout(now, s, stream, li, pick, supersedes, paused, members);
     }
 
+    /// When every member that needs `v` is held by its maintenance policy at `now`, the first instant
+    /// one of them may start; `None` when one may start now, none needs it, or none ever may (then the
+    /// rollout starts and shows who never finishes).
+    fn all_held_until(
+        &mut self,
+        now: Time,
+        members: &[usize],
+        stream: Stream,
+        v: &Version,
+    ) -> Option<Time> {
+        let k = stream as usize;
+        let mut earliest: Option<Time> = None;
+        let mut holds = std::mem::take(&mut self.scratch_holds);
+        let mut verdict = None;
+        for &c in members {
+            let cur = &self.clusters[c].version[k];
+            let needs = *cur < *v && (stream == Stream::Node || cur.minors_to(v) <= 1);
+            if !needs {
+                continue;
+            }
+            let work = Work {
+                node: stream == Stream::Node,
+                minor: cur.minors_to(v) >= 1,
+            };
+            holds.clear();
+            match self.setup.clusters[c]
+                .policy
+                .next_start(now, work, &mut holds)
+            {
+                Some(t) if t <= now => {
+                    verdict = Some(None);
+                    break;
+                }
+                Some(t) => earliest = Some(earliest.map_or(t, |e: Time| e.min(t))),
+                None => {}
+            }
+        }
+        holds.clear();
+        self.scratch_holds = holds;
+        verdict.unwrap_or(earliest)
+    }
+
+    /// Fleet-based, per-minor: the group takes `v` (qualified upstream for its lane's minor) only when
+    /// it is the group's own target, i.e. every cluster that needs an upgrade runs that minor.
+    fn group_takes(&mut self, now: Time, s: usize, stream: Stream, li: usize, v: &Version) -> bool {
+        let k = stream as usize;
+        let key = self.lanes[s][k][li].key;
+        let others: Vec<usize> = self.setup.stages[s]
+            .members
+            .iter()
+            .copied()
+            .filter(|&c| !self.setup.clusters[c].excluded)
+            .filter(|&c| {
+                let cur = &self.clusters[c].version[k];
+                *cur < *v && Some(cur.minor_key()) != key
+            })
+            .collect();
+        if others.is_empty() {
+            return true;
+        }
+        if self.lanes[s][k][li].told_mismatch.contains(v) {
+            return false;
+        }
+        self.lanes[s][k][li].told_mismatch.push(v.clone());
+        let stage = &self.setup.stages[s];
+        let upstream = &self.setup.stages[s - 1];
+        let names: Vec<String> = others
+            .iter()
+            .take(5)
+            .map(|&c| {
+                format!(
+                    "{} on {}",
+                    self.setup.clusters[c].name,
+                    self.clusters[c].version[k].minor_text()
+                )
+            })
+            .collect();
+        let more = if others.len() > 5 { ", …" } else { "" };
+        let msg = format!(
+            "{} {v} was qualified by {} for clusters on {}, but it is not the target of {} of {}'s clusters ({}{more}): GKE auto-upgrades a group only to a version that is its own target, so {} is not upgraded. Put the groups on the same minor version (upgrade those clusters manually), or upgrade {} manually",
+            stream.words(),
+            upstream.fleet,
+            key.map(minor_text).unwrap_or_default(),
+            others.len(),
+            stage.fleet,
+            names.join(", "),
+            stage.fleet,
+            stage.fleet
+        );
+        self.emit(now, "NOT_UPGRADED", Some(s), None, msg.clone().into());
+        self.diagnostics
+            .push(Diagnostic::warning("group-target-mismatch", msg).at("strategy.versions"));
+        false
+    }
+
+    #[allow(clippy::too_many_arguments)]
     fn start_rollout(
         &mut self,
         now: Time,
         s: usize,
         stream: Stream,
+        li: usize,
         (version, available): (Version, Time),
-        supersedes: Vec<String>,
+        supersedes: Vec<Name>,
+        paused: Option<Time>,
+        members: Vec<usize>,
     ) {
+        let k = stream as usize;
         let stage = &self.setup.stages[s];
         let id = self.rollouts.len();
+        let key = self.lanes[s][k][li].key;
+        let bar_label = match stream {
+            Stream::ControlPlane => format!("control plane → {version}"),
+            Stream::Node => format!("nodes → {version}"),
+        }
+        .into();
         self.rollouts.push(Rollout {
             stage: s,
             stream,
+            lane: key,
             version: version.clone(),
             available,
+            paused,
             start: now,
             soak: stage.soak(stream, &version),
             soak_start: None,
             forced: false,
             completed: None,
+            qualified: false,
             supersedes,
-            remaining: 0,
+            remaining: members.len(),
             placing: true,
+            bar_label,
         });
-        let st = &mut self.streams[s][stream as usize];
-        st.busy = Some(id);
-        st.last_started = Some(version.clone());
-        st.told_busy = None;
+        let lane = &mut self.lanes[s][k][li];
+        lane.busy = Some(id);
+        lane.last_started = Some(version.clone());
+        lane.told_busy = None;
         let from = if s == 0 {
             "the release channel".to_string()
         } else {
             format!("stage {}", self.setup.stages[s - 1].name)
         };
-        self.emit(
-            now,
-            "STAGE_RUNNING",
-            Some(s),
-            None,
-            format!(
-                "{} rollout to {version} starts ({}, qualified by {from})",
-                stream.words(),
-                stream.gke()
-            ),
+        let msg = format!(
+            "{} rollout to {version} starts ({}, qualified by {from})",
+            stream.words(),
+            stream.gke()
         );
-        let members: Vec<usize> = stage
-            .members
-            .iter()
-            .copied()
-            .filter(|c| !self.setup.clusters[*c].excluded)
-            .collect();
-        self.rollouts[id].remaining = members.len();
+        self.emit(now, "STAGE_RUNNING", Some(s), None, msg.into());
         for c in members {
             self.start_cluster(now, c, stream, id);
         }
@@ -392,7 +612,7 @@ impl Sim<'_> {
         }
     }
 
-    fn skip(&mut self, now: Time, c: usize, r: usize, reason: &'static str, why: String) {
+    fn skip(&mut self, now: Time, c: usize, r: usize, reason: &'static str, why: Message) {
         let ro = &self.rollouts[r];
         self.skips.push(Skip {
             cluster: c,
@@ -419,8 +639,10 @@ impl Sim<'_> {
         }
         self.setup.releases.iter().any(|rel| {
             rel.streams.contains(&Stream::ControlPlane)
-                && rel.version >= *v
-                && cl.version[0].minors_to(&rel.version) <= 1
+                && rel
+                    .targets
+                    .iter()
+                    .any(|t| t.version >= *v && cl.version[0].minors_to(&t.version) <= 1)
         })
     }
 
@@ -430,30 +652,48 @@ impl Sim<'_> {
             self.clusters[c].queue[k].push_back(r);
             return;
         }
-        let v = self.rollouts[r].version.clone();
-        let cur = self.clusters[c].version[k].clone();
+        let v = &self.rollouts[r].version;
+        let cur = &self.clusters[c].version[k];
         let name = &self.setup.clusters[c].name;
         if cur >= v {
-            let why = format!(
-                "{name}: {} already at {cur}, not older than {v}",
-                stream.words()
+            let why = Message::fill(
+                by_stream(
+                    stream,
+                    &["", ": control plane already at ", ", not older than ", ""],
+                    &["", ": nodes already at ", ", not older than ", ""],
+                ),
+                &[name, &cur.text, &v.text],
             );
             return self.skip(now, c, r, ALREADY_UPGRADED, why);
         }
-        if stream == Stream::ControlPlane && cur.minors_to(&v) > 1 {
-            let why = format!("{name}: control plane {cur} is more than one minor version behind {v}; GKE upgrades one minor at a time");
+        if stream == Stream::ControlPlane && cur.minors_to(v) > 1 {
+            let why = Message::fill(
+                &[
+                    "",
+                    ": control plane ",
+                    " is more than one minor version behind ",
+                    "; GKE upgrades one minor at a time",
+                ],
+                &[name, &cur.text, &v.text],
+            );
             self.skip(now, c, r, VERSION_TOO_OLD, why);
             return self.wake_nodes(now, c);
         }
-        if stream == Stream::Node && self.clusters[c].version[0] < v {
+        if stream == Stream::Node && self.clusters[c].version[0] < *v {
+            let v = v.clone();
             if self.control_plane_will_reach(c, &v) {
                 self.clusters[c].busy[k] = Some(r);
                 self.clusters[c].node_waits_for_cp = Some(r);
                 return;
             }
-            let why = format!(
-                "{name}: nodes cannot go to {v} past the control plane {}, and no control-plane upgrade brings it there",
-                self.clusters[c].version[0]
+            let why = Message::fill(
+                &[
+                    "",
+                    ": nodes cannot go to ",
+                    " past the control plane ",
+                    ", and no control-plane upgrade brings it there",
+                ],
+                &[name, &v.text, &self.clusters[c].version[0].text],
             );
             return self.skip(now, c, r, INCOMPATIBLE_VERSION, why);
         }
@@ -465,21 +705,31 @@ impl Sim<'_> {
     fn schedule(&mut self, now: Time, c: usize, stream: Stream, r: usize) {
         let k = stream as usize;
         let setup = &self.setup.clusters[c];
-        let v = self.rollouts[r].version.clone();
-        let cur = &self.clusters[c].version[k];
+        let ro = &self.rollouts[r];
+        let v = &ro.version;
         let work = Work {
             node: stream == Stream::Node,
-            minor: cur.minors_to(&v) >= 1,
+            minor: self.clusters[c].version[k].minors_to(v) >= 1,
         };
-        let (kind, label) = match stream {
-            Stream::ControlPlane => (
-                PhaseKind::ControlPlaneUpgrade,
-                format!("control plane → {v}"),
-            ),
-            Stream::Node => (PhaseKind::NodeUpgrade, format!("nodes → {v}")),
+        let mut holds = std::mem::take(&mut self.scratch_holds);
+        let mut segments = std::mem::take(&mut self.scratch_segments);
+        holds.clear();
+        segments.clear();
+        // After a pause the cluster's wait is drawn from when the stage paused: it was held all along
+        // (a search from then finds the same opening, which is never before now).
+        let from = match ro.paused.filter(|p| *p < now) {
+            Some(p)
+                if setup
+                    .policy
+                    .next_start(p, work, &mut holds)
+                    .is_some_and(|t| t >= now) =>
+            {
+                p
+            }
+            _ => now,
         };
-        let mut holds: Vec<Hold> = Vec::new();
-        let mut segments: Vec<(Time, Time)> = Vec::new();
+        holds.clear();
+        let now = from;
         let mut end = None;
         match stream {
             Stream::ControlPlane => {
@@ -529,8 +779,12 @@ impl Sim<'_> {
                 }
             }
         }
+        let kind = match stream {
+            Stream::ControlPlane => PhaseKind::ControlPlaneUpgrade,
+            Stream::Node => PhaseKind::NodeUpgrade,
+        };
         let cl = &mut self.clusters[c];
-        for h in holds {
+        for h in holds.drain(..) {
             cl.phases.push(Phase {
                 kind: if h.exclusion {
                     PhaseKind::ExclusionWait
@@ -540,7 +794,7 @@ impl Sim<'_> {
                 start: h.from,
                 end: h.to,
                 label: h.label,
-                version: Some(v.text.clone()),
+                version: Some(ro.version.text.clone()),
             });
         }
         for (s, e) in &segments {
@@ -548,23 +802,47 @@ impl Sim<'_> {
                 kind,
                 start: *s,
                 end: Some(*e),
-                label: label.clone(),
-                version: Some(v.text.clone()),
+                label: ro.bar_label.clone(),
+                version: Some(ro.version.text.clone()),
             });
         }
         cl.busy[k] = Some(r);
-        let stage = self.rollouts[r].stage;
-        if let Some((first, _)) = segments.first() {
-            let msg = format!("{}: {} upgrade to {v} starts", setup.name, stream.words());
-            self.emit(*first, "UPGRADE_STARTED", Some(stage), Some(c), msg);
+        let stage = ro.stage;
+        let first = segments.first().map(|(s, _)| *s);
+        let v = v.text.clone();
+        segments.clear();
+        self.scratch_holds = holds;
+        self.scratch_segments = segments;
+        let name = &self.setup.clusters[c].name;
+        if let Some(first) = first {
+            let msg = Message::fill(
+                by_stream(
+                    stream,
+                    &["", ": control plane upgrade to ", " starts"],
+                    &["", ": nodes upgrade to ", " starts"],
+                ),
+                &[name, &v],
+            );
+            self.emit(first, "UPGRADE_STARTED", Some(stage), Some(c), msg);
         }
         match end {
             Some(e) => self.queue.push(e, Ev::Done(c, stream, r)),
             None => {
-                let msg = format!(
-                    "{}: the maintenance window never opens again; the {} upgrade to {v} never finishes",
-                    setup.name,
-                    stream.words()
+                let msg = Message::fill(
+                    by_stream(
+                        stream,
+                        &[
+                            "",
+                            ": the maintenance window never opens again; the control plane upgrade to ",
+                            " never finishes",
+                        ],
+                        &[
+                            "",
+                            ": the maintenance window never opens again; the nodes upgrade to ",
+                            " never finishes",
+                        ],
+                    ),
+                    &[name, &v],
                 );
                 self.emit(now, "MAINTENANCE_POLICY", Some(stage), Some(c), msg);
             }
@@ -573,19 +851,22 @@ impl Sim<'_> {
 
     fn cluster_done(&mut self, now: Time, c: usize, stream: Stream, r: usize) {
         let k = stream as usize;
-        let v = self.rollouts[r].version.clone();
+        let v = &self.rollouts[r].version;
         let cl = &mut self.clusters[c];
         cl.busy[k] = None;
         cl.upgraded = true;
-        if v > cl.version[k] {
+        if *v > cl.version[k] {
             cl.version[k] = v.clone();
             cl.history[k].push((now, v.clone()));
         }
         let stage = self.rollouts[r].stage;
-        let msg = format!(
-            "{}: {} upgraded to {v}",
-            self.setup.clusters[c].name,
-            stream.words()
+        let msg = Message::fill(
+            by_stream(
+                stream,
+                &["", ": control plane upgraded to ", ""],
+                &["", ": nodes upgraded to ", ""],
+            ),
+            &[&self.setup.clusters[c].name, &v.text],
         );
         self.emit(now, "UPGRADE_SUCCEEDED", Some(stage), Some(c), msg);
         self.member_done(now, r);
@@ -610,9 +891,13 @@ impl Sim<'_> {
         } else if !self.control_plane_will_reach(c, &v) && self.clusters[c].busy[0].is_none() {
             self.clusters[c].node_waits_for_cp = None;
             self.clusters[c].busy[1] = None;
-            let why = format!(
-                "{}: nodes cannot go to {v} past the control plane {}",
-                self.setup.clusters[c].name, self.clusters[c].version[0]
+            let why = Message::fill(
+                &["", ": nodes cannot go to ", " past the control plane ", ""],
+                &[
+                    &self.setup.clusters[c].name,
+                    &v.text,
+                    &self.clusters[c].version[0].text,
+                ],
             );
             self.skip(now, c, r, INCOMPATIBLE_VERSION, why);
             if let Some(next) = self.clusters[c].queue[1].pop_front() {
@@ -634,7 +919,7 @@ impl Sim<'_> {
         let ro = &mut self.rollouts[r];
         ro.soak_start = Some(now);
         ro.forced = forced;
-        let (stage, stream, soak, v) = (ro.stage, ro.stream, ro.soak, ro.version.clone());
+        let (stage, stream, soak, v) = (ro.stage, ro.stream, ro.soak, &ro.version);
         self.queue.push(now.plus(soak), Ev::SoakDone(r));
         let (reason, msg) = if forced {
             (
@@ -642,7 +927,7 @@ impl Sim<'_> {
                 format!(
                     "{} {v}: {} clusters still upgrading {FORCED_SOAK_AFTER} after the stage began; it soaks anyway for {soak} (they continue)",
                     stream.words(),
-                    self.rollouts[r].remaining
+                    ro.remaining
                 ),
             )
         } else {
@@ -651,34 +936,84 @@ impl Sim<'_> {
                 format!("{} {v}: every upgrade done; soaking {soak}", stream.words()),
             )
         };
-        self.emit(now, reason, Some(stage), None, msg);
+        self.emit(now, reason, Some(stage), None, msg.into());
+    }
+
+    /// Fleet-based, per-minor: the clusters of the group that do not run the rollout's one target when
+    /// its soak ends, each with the version it runs.
+    fn not_on_target(&self, r: usize) -> Vec<(usize, Version)> {
+        let ro = &self.rollouts[r];
+        let k = ro.stream as usize;
+        self.setup.stages[ro.stage]
+            .members
+            .iter()
+            .copied()
+            .filter(|&c| !self.setup.clusters[c].excluded)
+            .filter(|&c| self.clusters[c].version[k] != ro.version)
+            .map(|c| (c, self.clusters[c].version[k].clone()))
+            .collect()
     }
 
     fn soak_done(&mut self, now: Time, r: usize) {
+        let (s, stream, key) = {
+            let ro = &self.rollouts[r];
+            (ro.stage, ro.stream, ro.lane)
+        };
+        let k = stream as usize;
+        let li = self.lane_index(s, stream, key);
+        let off = if self.setup.one_target && key.is_some() {
+            self.not_on_target(r)
+        } else {
+            Vec::new()
+        };
         let ro = &mut self.rollouts[r];
         ro.completed = Some(now);
-        let (s, stream, v) = (ro.stage, ro.stream, ro.version.clone());
-        let st = &mut self.streams[s][stream as usize];
-        st.busy = None;
-        st.qualified.push((v.clone(), now));
-        self.emit(
-            now,
-            "STAGE_COMPLETED",
-            Some(s),
-            None,
-            format!("{} {v} qualified by this stage", stream.words()),
-        );
-        if s + 1 == self.setup.stages.len() {
-            self.emit(
-                now,
-                "ROLLOUT_COMPLETED",
-                None,
-                None,
-                format!("{} rollout of {v} completed every stage", stream.words()),
-            );
+        ro.qualified = off.is_empty();
+        let v = ro.version.clone();
+        let lane = &mut self.lanes[s][k][li];
+        lane.busy = None;
+        if off.is_empty() {
+            lane.qualified.push((v.clone(), now));
+            let msg = format!("{} {v} qualified by this stage", stream.words());
+            self.emit(now, "STAGE_COMPLETED", Some(s), None, msg.into());
         } else {
-            self.offer(now, s + 1, stream);
+            self.report_not_qualified(now, r, &off);
         }
-        self.offer(now, s, stream);
+        if s + 1 == self.setup.stages.len() {
+            let msg = format!("{} rollout of {v} completed every stage", stream.words());
+            self.emit(now, "ROLLOUT_COMPLETED", None, None, msg.into());
+        } else {
+            let next = self.lane_index(s + 1, stream, key);
+            self.offer(now, s + 1, stream, next);
+        }
+        self.offer(now, s, stream, li);
+    }
+
+    /// A fleet-based group finished a per-minor target that not all its clusters run: it qualifies
+    /// nothing, and the plan says why and what to do.
+    fn report_not_qualified(&mut self, now: Time, r: usize, off: &[(usize, Version)]) {
+        let ro = &self.rollouts[r];
+        let (s, stream, v) = (ro.stage, ro.stream, ro.version.clone());
+        let stage = &self.setup.stages[s];
+        let shown: Vec<String> = off
+            .iter()
+            .take(5)
+            .map(|(c, cv)| format!("{} runs {cv}", self.setup.clusters[*c].name))
+            .collect();
+        let more = if off.len() > 5 { ", …" } else { "" };
+        let next = match self.setup.stages.get(s + 1) {
+            Some(n) => format!("so {} is not auto-upgraded to it", n.fleet),
+            None => "so it qualifies nothing".to_string(),
+        };
+        let msg = format!(
+            "{} {v}: group {} finished this target, but {} of its clusters do not run it ({}{more}): a group qualifies a version only when all its clusters ran that one target, {next}. Put the group's clusters on one minor version (upgrade the others manually) so that one target qualifies",
+            stream.words(),
+            stage.fleet,
+            off.len(),
+            shown.join(", ")
+        );
+        self.emit(now, "NOT_QUALIFIED", Some(s), None, msg.clone().into());
+        self.diagnostics
+            .push(Diagnostic::warning("group-not-qualified", msg).at("strategy.versions"));
     }
 }

@@ -97,6 +97,7 @@ fn bank() -> Scenario {
             ignored_clusters_selector: None,
             versions: vec![VersionEvent {
                 version: "1.31.5-gke.1200000".into(),
+                targets: Vec::new(),
                 upgrade_type: None,
                 at: None,
             }],
@@ -211,11 +212,15 @@ fn stage_rows_show_running_and_soaking_per_version() {
             )
         })
         .collect();
+    // Released Mon 09:00; test-1, the only cluster that needs it, opens its window at 18:00, so
+    // the stage is PAUSED until then (gke.md §3), then runs.
     assert_eq!(
         rows,
         [
-            "control-plane 2026-01-05T09:00:00Z..2026-01-05T18:30:00Z control plane 1.31.5-gke.1200000 running",
-            "node 2026-01-05T09:00:00Z..2026-01-05T19:00:00Z nodes 1.31.5-gke.1200000 running",
+            "window-wait 2026-01-05T09:00:00Z..2026-01-05T18:00:00Z control plane paused: every cluster held by its maintenance policy",
+            "window-wait 2026-01-05T09:00:00Z..2026-01-05T18:00:00Z nodes paused: every cluster held by its maintenance policy",
+            "control-plane 2026-01-05T18:00:00Z..2026-01-05T18:30:00Z control plane 1.31.5-gke.1200000 running",
+            "node 2026-01-05T18:00:00Z..2026-01-05T19:00:00Z nodes 1.31.5-gke.1200000 running",
             "soaking 2026-01-05T18:30:00Z..2026-01-08T18:30:00Z control plane 1.31.5-gke.1200000 soaking 3d",
             "soaking 2026-01-05T19:00:00Z..2026-01-08T19:00:00Z nodes 1.31.5-gke.1200000 soaking 3d",
         ]
@@ -234,6 +239,7 @@ fn pipelining() -> Scenario {
     };
     seq.versions.push(VersionEvent {
         version: "1.31.6-gke.1100000".into(),
+        targets: Vec::new(),
         upgrade_type: Some("controlPlane".into()),
         at: Some(t("2026-01-07T09:00:00Z")),
     });
@@ -258,12 +264,14 @@ fn states(plan: &Plan, stage: usize) -> Vec<String> {
 fn a_second_version_pipelines_behind_the_first() {
     let plan = crate::plan(&pipelining());
     assert_eq!(plan.outcome, Outcome::Succeeded, "{:#?}", plan.diagnostics);
-    // testing soaks 1.31.5 until Thu 18:30: 1.31.6 waits (PENDING since Wed 09:00), then starts
-    // inside the open window at once: 18:30–19:00, soak 3d → qualified Sun 19:00.
+    // testing is PAUSED from the release until test-1's window opens (Mon 18:00), soaks 1.31.5
+    // until Thu 18:30: 1.31.6 waits (PENDING since Wed 09:00), then starts inside the open window at
+    // once: 18:30–19:00, soak 3d → qualified Sun 19:00.
     assert_eq!(
         states(&plan, 0),
         [
-            "1.31.5-gke.1200000 RUNNING 2026-01-05T09:00:00Z",
+            "1.31.5-gke.1200000 PAUSED 2026-01-05T09:00:00Z",
+            "1.31.5-gke.1200000 RUNNING 2026-01-05T18:00:00Z",
             "1.31.5-gke.1200000 SOAKING 2026-01-05T18:30:00Z",
             "1.31.5-gke.1200000 COMPLETED 2026-01-08T18:30:00Z",
             "1.31.6-gke.1100000 PENDING 2026-01-07T09:00:00Z",
@@ -272,12 +280,14 @@ fn a_second_version_pipelines_behind_the_first() {
             "1.31.6-gke.1100000 COMPLETED 2026-01-11T19:00:00Z",
         ]
     );
-    // staging runs 1.31.5 from Thu 18:30 (while testing starts 1.31.6), soaks it until Sun 20:30:
-    // 1.31.6, qualified at Sun 19:00, is PENDING until then (a soaking stage starts nothing newer).
+    // staging gets 1.31.5 Thu 18:30 (while testing starts 1.31.6), is PAUSED until its 20:00
+    // window, soaks it until Sun 20:30: 1.31.6, qualified at Sun 19:00, is PENDING until then (a
+    // soaking stage starts nothing newer), then runs at once in the open window.
     assert_eq!(
         states(&plan, 1),
         [
-            "1.31.5-gke.1200000 RUNNING 2026-01-08T18:30:00Z",
+            "1.31.5-gke.1200000 PAUSED 2026-01-08T18:30:00Z",
+            "1.31.5-gke.1200000 RUNNING 2026-01-08T20:00:00Z",
             "1.31.5-gke.1200000 SOAKING 2026-01-08T20:30:00Z",
             "1.31.5-gke.1200000 COMPLETED 2026-01-11T20:30:00Z",
             "1.31.6-gke.1100000 PENDING 2026-01-11T19:00:00Z",
@@ -290,9 +300,13 @@ fn a_second_version_pipelines_behind_the_first() {
         .events
         .iter()
         .any(|e| e.reason == "STAGE_BUSY" && e.at == t("2026-01-11T19:00:00Z")));
-    // us-west1 takes 1.31.5 at Sun 20:30 while staging starts 1.31.6: both flow at once.
+    // us-west1 gets 1.31.5 at Sun 20:30 while staging starts 1.31.6: both flow at once; its
+    // clusters' window opens Mon 02:00.
     assert_eq!(
-        states(&plan, 2)[0],
-        "1.31.5-gke.1200000 RUNNING 2026-01-11T20:30:00Z"
+        states(&plan, 2)[..2],
+        [
+            "1.31.5-gke.1200000 PAUSED 2026-01-11T20:30:00Z",
+            "1.31.5-gke.1200000 RUNNING 2026-01-12T02:00:00Z"
+        ]
     );
 }

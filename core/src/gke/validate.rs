@@ -3,15 +3,16 @@
 //! every rule GKE enforces reported as a diagnostic with its field path.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use crate::diag::Diagnostic;
 use crate::model::{FleetCluster, Scenario};
-use crate::plan::AssumptionNote;
+use crate::plan::{AssumptionNote, Name};
 use crate::time::{Duration, Time, DAY, MINUTE};
 
 use super::model::{FleetSequence, RolloutSequence, VersionEvent};
 use super::select::Selector;
-use super::version::Version;
+use super::version::{Minor, Version};
 use super::window::{self, Policy, Window};
 
 /// The two upgrade streams, which run in parallel with their own soaks.
@@ -64,7 +65,7 @@ pub const MAX_NO_UPGRADES: usize = 3;
 pub const MAX_NO_UPGRADES_LENGTH: Duration = Duration(30 * DAY.0);
 
 pub struct StageSetup {
-    pub name: String,
+    pub name: Name,
     pub fleet: String,
     pub selector: Option<String>,
     /// Soak per stream and version (fleet overrides); `soak_default` otherwise.
@@ -83,7 +84,7 @@ impl StageSetup {
 }
 
 pub struct ClusterSetup {
-    pub name: String,
+    pub name: Name,
     pub fleet: String,
     pub stage: usize,
     /// Left out by `ignoredClustersSelector` (EXCLUDED_BY_FILTER).
@@ -98,8 +99,15 @@ pub struct ClusterSetup {
     pub per_node: Duration,
 }
 
-pub struct Release {
+/// What one release makes the auto-upgrade target: `from: None` for every cluster (the flat form),
+/// or for the clusters running minor `from`.
+pub struct Target {
+    pub from: Option<Minor>,
     pub version: Version,
+}
+
+pub struct Release {
+    pub targets: Vec<Target>,
     pub streams: Vec<Stream>,
     pub at: Time,
 }
@@ -108,6 +116,11 @@ pub struct Setup {
     pub stages: Vec<StageSetup>,
     pub clusters: Vec<ClusterSetup>,
     pub releases: Vec<Release>,
+    /// Releases give one target per minor version (`targets`): each cluster takes its own.
+    pub per_minor: bool,
+    /// Fleet-based sequencing: a group qualifies a per-minor target only when all its clusters ran that
+    /// one target, and the next group takes it only when it is that group's own target too.
+    pub one_target: bool,
     pub valid: bool,
     /// False when GKE would refuse the sequence outright (a selector that does not parse): nothing is
     /// planned for it.
@@ -116,6 +129,8 @@ pub struct Setup {
     pub notes: Vec<AssumptionNote>,
     pub diagnostics: Vec<Diagnostic>,
 }
+
+type WindowEntry = Result<(Arc<Window>, Duration, i64), (&'static str, String)>;
 
 /// `projects/my-project` and `my-project` name the same fleet.
 pub fn fleet_id(text: &str) -> &str {
@@ -166,8 +181,10 @@ const CHANNELS: [&str; 4] = ["EXTENDED", "STABLE", "REGULAR", "RAPID"];
 
 struct Builder {
     start: Time,
-    /// The availability rule per distinct window (fleets share a handful of windows).
-    availability: BTreeMap<String, (Duration, i64)>,
+    /// Each distinct window as written, parsed once with its availability (fleets share a handful of
+    /// windows): the window and the least availability in 32 days with the day it starts, or the
+    /// field and text of its parse error.
+    windows: BTreeMap<String, WindowEntry>,
     diags: Vec<Diagnostic>,
     notes: Vec<AssumptionNote>,
     valid: bool,
@@ -182,7 +199,7 @@ impl Builder {
         let valid = !diags.iter().any(Diagnostic::is_error);
         Builder {
             start,
-            availability: BTreeMap::new(),
+            windows: BTreeMap::new(),
             diags,
             notes: Vec::new(),
             valid,
@@ -230,17 +247,38 @@ impl Builder {
         }
     }
 
+    /// The releases, sorted by time then version. Each is one target for every minor (`version`) or
+    /// one per minor (`targets`); a sequence uses one form or the other.
     fn versions(&mut self, events: &[VersionEvent], path: &str) -> Vec<Release> {
         let mut out = Vec::new();
+        let per_minor = events.iter().any(|e| !e.targets.is_empty());
         for (i, e) in events.iter().enumerate() {
             let p = format!("{path}.versions[{i}]");
-            let version = match Version::parse(&e.version) {
-                Ok(v) => v,
-                Err(m) => {
-                    self.error("bad-gke-version", m, format!("{p}.version"));
-                    continue;
+            if per_minor && e.targets.is_empty() {
+                self.error(
+                    "mixed-version-forms",
+                    format!("version {} is one target for every minor, but other releases of this sequence give one target per minor (`targets`): write this one as `targets` too, so each cluster's target is known", e.version),
+                    format!("{p}.version"),
+                );
+                continue;
+            }
+            let targets = if per_minor {
+                self.minor_targets(e, &p)
+            } else {
+                match Version::parse(&e.version) {
+                    Ok(version) => vec![Target {
+                        from: None,
+                        version,
+                    }],
+                    Err(m) => {
+                        self.error("bad-gke-version", m, format!("{p}.version"));
+                        continue;
+                    }
                 }
             };
+            if targets.is_empty() {
+                continue;
+            }
             let streams = match e.upgrade_type.as_deref().unwrap_or("both") {
                 "both" => Stream::BOTH.to_vec(),
                 "controlPlane" | "TYPE_CONTROL_PLANE" | "k8s_control_plane" => {
@@ -257,14 +295,17 @@ impl Builder {
                 }
             };
             out.push(Release {
-                version,
+                targets,
                 streams,
                 at: e.at.unwrap_or(self.start).max(self.start),
             });
         }
-        // By time, then version: the order written never changes a plan.
+        // By time, then versions: the order written never changes a plan.
         crate::sort::sort_by(&mut out, |a, b| {
-            (a.at, &a.version, &a.streams).cmp(&(b.at, &b.version, &b.streams))
+            fn key(r: &Release) -> (Time, Option<&Version>) {
+                (r.at, r.targets.iter().map(|t| &t.version).max())
+            }
+            key(a).cmp(&key(b)).then_with(|| a.streams.cmp(&b.streams))
         });
         if out.is_empty() && self.valid {
             self.diags.push(
@@ -275,6 +316,60 @@ impl Builder {
                 .at(format!("{path}.versions")),
             );
         }
+        out
+    }
+
+    /// `targets: {"1.20": 1.21.14-gke.4300}`: each minor once, each target on that minor or the next
+    /// (GKE upgrades one minor version at a time), sorted by minor.
+    fn minor_targets(&mut self, e: &VersionEvent, p: &str) -> Vec<Target> {
+        let mut out: Vec<Target> = Vec::new();
+        for t in &e.targets {
+            let tp = format!("{p}.targets.{}", t.minor);
+            let Some(from) = super::version::parse_minor(&t.minor) else {
+                self.error(
+                    "bad-minor-version",
+                    format!(
+                        "`{}` is not a minor version (write it as MAJOR.MINOR, e.g. \"1.31\")",
+                        t.minor
+                    ),
+                    tp,
+                );
+                continue;
+            };
+            let version = match Version::parse(&t.version) {
+                Ok(v) => v,
+                Err(m) => {
+                    self.error("bad-gke-version", m, tp);
+                    continue;
+                }
+            };
+            let minors = i64::from(version.major) * 100 + i64::from(version.minor)
+                - (i64::from(from.0) * 100 + i64::from(from.1));
+            if !(0..=1).contains(&minors) {
+                self.error(
+                    "bad-minor-target",
+                    format!(
+                        "target {version} for clusters on {}: a target is on the same minor version or the next one (GKE upgrades one minor version at a time)",
+                        t.minor
+                    ),
+                    tp,
+                );
+                continue;
+            }
+            if out.iter().any(|o| o.from == Some(from)) {
+                self.error(
+                    "duplicate-minor-target",
+                    format!("minor version {} has two targets in one release", t.minor),
+                    tp,
+                );
+                continue;
+            }
+            out.push(Target {
+                from: Some(from),
+                version,
+            });
+        }
+        out.sort_by_key(|t| t.from);
         out
     }
 
@@ -356,7 +451,7 @@ impl Builder {
                 .sum()
         };
         Some(ClusterSetup {
-            name: c.name.clone(),
+            name: Name::from(&c.name),
             fleet: c
                 .fleet
                 .as_deref()
@@ -383,13 +478,26 @@ impl Builder {
         let p = format!("{}.maintenance", fc.path);
         let plan_day = self.start.0.div_euclid(DAY.0);
         if let Some(w) = &m.window {
-            match Window::parse(w, plan_day) {
-                Ok(w) => {
-                    let key = format!("{w:?}");
-                    let (least, from) = *self
-                        .availability
-                        .entry(key)
-                        .or_insert_with(|| w.least_availability());
+            let key = match w {
+                crate::model::MaintenanceWindow::Daily { start } => format!("d {start}"),
+                crate::model::MaintenanceWindow::Recurring {
+                    start,
+                    end,
+                    recurrence,
+                } => format!("r {start}\n{end}\n{recurrence}"),
+            };
+            let entry = self
+                .windows
+                .entry(key)
+                .or_insert_with(|| {
+                    Window::parse(w, plan_day).map(|w| {
+                        let (least, from) = w.least_availability();
+                        (Arc::new(w), least, from)
+                    })
+                })
+                .clone();
+            match entry {
+                Ok((w, least, from)) => {
                     if least < window::MIN_AVAILABILITY {
                         let day = Time(from * DAY.0).to_string();
                         self.error(
@@ -484,7 +592,11 @@ impl Builder {
         mut clusters: Vec<ClusterSetup>,
         releases: Vec<Release>,
         path: &str,
+        one_target: bool,
     ) -> Setup {
+        let per_minor = releases
+            .iter()
+            .any(|r| r.targets.iter().any(|t| t.from.is_some()));
         // GKE's own order (stage, then cluster name) everywhere, whatever order the input lists
         // clusters in: every later loop (rows, same-instant events, ties) walks clusters by index.
         crate::sort::sort_by(&mut clusters, |a, b| {
@@ -575,6 +687,8 @@ impl Builder {
             stages,
             clusters,
             releases,
+            per_minor,
+            one_target,
             valid: self.valid,
             plannable: self.plannable,
             computed_channel: computed,
@@ -651,7 +765,8 @@ pub fn rollout_sequence(scenario: &Scenario, seq: &RolloutSequence, start: Time)
             (None, _) => format!("{} {fleet}", i + 1),
             (Some(_), Some(short)) => format!("{} {fleet} {short}", i + 1),
             (Some(sel), None) => format!("{} {fleet} [{}]", i + 1, sel.trim()),
-        };
+        }
+        .into();
         selectors.push(selector);
         stages.push(StageSetup {
             name,
@@ -746,7 +861,7 @@ pub fn rollout_sequence(scenario: &Scenario, seq: &RolloutSequence, start: Time)
             );
         }
     }
-    b.finish(stages, clusters, releases, path)
+    b.finish(stages, clusters, releases, path, false)
 }
 
 fn report_outside(b: &mut Builder, outside: &mut [&str]) {
@@ -943,7 +1058,7 @@ pub fn fleet_sequence(scenario: &Scenario, seq: &FleetSequence, start: Time) -> 
             overrides.push((stream, v, d));
         }
         stages.push(StageSetup {
-            name: format!("{} {}", stages.len() + 1, ids[i]),
+            name: format!("{} {}", stages.len() + 1, ids[i]).into(),
             fleet: ids[i].to_string(),
             selector: None,
             soak_default: soak,
@@ -985,5 +1100,5 @@ pub fn fleet_sequence(scenario: &Scenario, seq: &FleetSequence, start: Time) -> 
             );
         }
     }
-    b.finish(stages, clusters, releases, path)
+    b.finish(stages, clusters, releases, path, true)
 }

@@ -3,6 +3,26 @@
 use std::cmp::Ordering;
 use std::fmt;
 
+use crate::plan::Name;
+
+/// A minor version, `(major, minor)`.
+pub type Minor = (u32, u32);
+
+/// `1.20` (a minor version as release notes write it) → `(1, 20)`.
+pub fn parse_minor(text: &str) -> Option<Minor> {
+    let (major, minor) = text
+        .trim()
+        .strip_prefix('v')
+        .unwrap_or(text.trim())
+        .split_once('.')?;
+    let num = |p: &str| {
+        (!p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| p.parse::<u32>().ok())
+            .flatten()
+    };
+    Some((num(major)?, num(minor)?))
+}
+
 /// A parsed GKE version. Ordered by major, minor, patch, then the `-gke.N` build; the text is kept so
 /// plans print exactly what the user wrote.
 #[derive(Clone, Debug, Eq)]
@@ -12,7 +32,8 @@ pub struct Version {
     pub patch: u32,
     /// The `-gke.N` build number; 0 when absent (`1.31.5`).
     pub build: u64,
-    pub text: String,
+    /// As written; shared, so every bar and event that names the version copies a pointer.
+    pub text: Name,
 }
 
 impl Version {
@@ -52,7 +73,7 @@ impl Version {
             minor,
             patch,
             build,
-            text: t.to_string(),
+            text: Name::from(t),
         })
     }
 
@@ -70,6 +91,11 @@ impl Version {
     /// `1.31` of `1.31.5-gke.1023000`.
     pub fn minor_text(&self) -> String {
         format!("{}.{}", self.major, self.minor)
+    }
+
+    /// `(1, 31)` of `1.31.5-gke.1023000`.
+    pub fn minor_key(&self) -> Minor {
+        (self.major, self.minor)
     }
 }
 

@@ -7,11 +7,13 @@
 //! the next opening walks days, never minutes, and gives up after [`MAX_SCAN_DAYS`].
 
 use std::cell::OnceCell;
+use std::sync::Arc;
 
 use chrono::Datelike;
 
 use crate::calendar::iso_weekday;
 use crate::model::{MaintenanceExclusion, MaintenanceWindow, WEEKDAY_NAMES};
+use crate::plan::Name;
 use crate::time::{Duration, Time, DAY, HOUR, MINUTE};
 
 /// A window that has not opened after this many days never will (about four years).
@@ -52,7 +54,7 @@ pub struct Window {
     pub anchor_day: i64,
     pub start_of_day: i64,
     pub length: Duration,
-    pub label: String,
+    pub label: Name,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -116,13 +118,14 @@ pub struct Hold {
     pub from: Time,
     /// `None`: the window never opens.
     pub to: Option<Time>,
-    pub label: String,
+    pub label: Name,
 }
 
 /// A cluster's whole maintenance policy.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Policy {
-    pub window: Option<Window>,
+    /// Shared: clusters with the same window written the same way share one parsed window.
+    pub window: Option<Arc<Window>>,
     /// Fill before the first [`Policy::next_start`]: the index below is built from it once.
     pub exclusions: Vec<Exclusion>,
     index: LazyIndex,
@@ -203,7 +206,7 @@ impl ExclusionIndex {
 impl Policy {
     pub fn new(window: Option<Window>, exclusions: Vec<Exclusion>) -> Policy {
         Policy {
-            window,
+            window: window.map(Arc::new),
             exclusions,
             index: LazyIndex::default(),
         }
@@ -237,7 +240,7 @@ impl Policy {
             match self.index().holding(work, now) {
                 Some(i) => {
                     let e = &self.exclusions[i];
-                    push_hold(holds, true, now, Some(e.end), &e.label());
+                    push_hold(holds, true, now, Some(e.end), &Name::from(e.label()));
                     now = e.end;
                 }
                 None => return Some(now),
@@ -262,9 +265,9 @@ impl Policy {
     }
 }
 
-fn push_hold(holds: &mut Vec<Hold>, exclusion: bool, from: Time, to: Option<Time>, label: &str) {
+fn push_hold(holds: &mut Vec<Hold>, exclusion: bool, from: Time, to: Option<Time>, label: &Name) {
     if let Some(last) = holds.last_mut() {
-        if last.exclusion == exclusion && last.label == label && last.to == Some(from) {
+        if last.exclusion == exclusion && last.label == *label && last.to == Some(from) {
             last.to = to;
             return;
         }
@@ -273,7 +276,7 @@ fn push_hold(holds: &mut Vec<Hold>, exclusion: bool, from: Time, to: Option<Time
         exclusion,
         from,
         to,
-        label: label.to_string(),
+        label: label.clone(),
     });
 }
 
@@ -337,9 +340,9 @@ impl Window {
             anchor_day,
             start_of_day,
             length,
-            label: String::new(),
+            label: Name::default(),
         };
-        w.label = w.describe();
+        w.label = w.describe().into();
         w
     }
 

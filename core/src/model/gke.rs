@@ -76,15 +76,43 @@ pub struct UpgradeOverride {
     pub soaking: String,
 }
 
-/// A version becoming the release channel's auto-upgrade target at `at` (default: the scenario start).
+/// A release: a version becoming the release channel's auto-upgrade target at `at` (default: the
+/// scenario start), or one target per minor version.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct VersionEvent {
-    /// A GKE version such as `1.31.5-gke.1023000`.
+    /// A GKE version such as `1.31.5-gke.1023000`, the target whatever minor a cluster runs. Empty when
+    /// `targets` are given.
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub version: String,
+    /// One target per minor version, as GKE's release notes give them (`1.20` → `1.21.14-gke.4300`,
+    /// `1.22` → `1.23.8-gke.1900`): a cluster running that minor gets that target. Written as a map.
+    #[serde(
+        skip_serializing_if = "Vec::is_empty",
+        serialize_with = "targets_as_map"
+    )]
+    pub targets: Vec<MinorTarget>,
     /// `controlPlane`, `node` or `both` (default: both), as written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub upgrade_type: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub at: Option<Time>,
+}
+
+/// One entry of a release's per-minor targets, both as written.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct MinorTarget {
+    /// `1.20`: clusters running this minor version…
+    pub minor: String,
+    /// …get this version as their auto-upgrade target.
+    pub version: String,
+}
+
+fn targets_as_map<S: serde::Serializer>(targets: &[MinorTarget], s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeMap;
+    let mut m = s.serialize_map(Some(targets.len()))?;
+    for t in targets {
+        m.serialize_entry(&t.minor, &t.version)?;
+    }
+    m.end()
 }

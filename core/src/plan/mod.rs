@@ -3,8 +3,9 @@
 pub mod gke;
 pub mod projection;
 pub mod rolling;
+mod text;
 
-use std::borrow::Cow;
+pub use text::{Message, Name};
 
 use serde::Serialize;
 
@@ -150,11 +151,12 @@ pub struct Phase {
     pub start: Time,
     /// `None`: never ends (an approval nobody grants).
     pub end: Option<Time>,
-    /// What is awaited, e.g. the approval request name `run-after-canary` or `TimedWait 1h`.
-    pub label: String,
+    /// What is awaited, e.g. the approval request name `run-after-canary` or `TimedWait 1h`. Shared:
+    /// the thousands of bars of one version or window in a large plan carry one copy.
+    pub label: Name,
     /// The version this phase moves (GKE), so the chart can give each version its colour.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub version: Option<String>,
+    pub version: Option<Name>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -223,10 +225,10 @@ pub struct Event {
     /// condition (`ApprovalRequestCreated`, `ApprovalRequestApproved`, `WaitTimeElapsed`).
     pub reason: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub stage: Option<String>,
+    pub stage: Option<Name>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub cluster: Option<String>,
-    pub message: Cow<'static, str>,
+    pub cluster: Option<Name>,
+    pub message: Message,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]

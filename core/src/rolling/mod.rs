@@ -186,7 +186,7 @@ pub fn plan_with(
             kind: PhaseKind::AvailabilityWait,
             start: s.at,
             end: None,
-            label: format!("stalled: {} waiting forever", s.waiting.len()),
+            label: format!("stalled: {} waiting forever", s.waiting.len()).into(),
             version: None,
         });
     }

@@ -3,7 +3,6 @@
 //! controller's formulas ([`super::rounds`]), driven by the event queue. Rounds repeat at the same
 //! instant until one moves nothing, as the controller's own binding writes trigger the next reconcile.
 
-use std::borrow::Cow;
 use std::collections::VecDeque;
 
 use crate::engine::EventQueue;
@@ -387,8 +386,8 @@ impl Sim<'_> {
             at: now,
             reason: "RolloutStarted",
             stage: None,
-            cluster: Some(b.cluster.clone()),
-            message: Cow::Owned(why.to_string()),
+            cluster: Some(b.cluster.as_str().into()),
+            message: why.to_string().into(),
         });
         let applied = now.plus(d.apply);
         b.phases.push(Phase {
@@ -411,8 +410,8 @@ impl Sim<'_> {
                 at: applied,
                 reason: "AllWorkHaveBeenApplied",
                 stage: None,
-                cluster: Some(b.cluster.clone()),
-                message: Cow::Borrowed("the resources were applied"),
+                cluster: Some(b.cluster.as_str().into()),
+                message: "the resources were applied".into(),
             });
         }
         if d.report_diff {
@@ -443,8 +442,8 @@ impl Sim<'_> {
                     at: reported,
                     reason: "DiffReportingCompleted",
                     stage: None,
-                    cluster: Some(b.cluster.clone()),
-                    message: Cow::Borrowed("the diff was reported (apply strategy ReportDiff)"),
+                    cluster: Some(b.cluster.as_str().into()),
+                    message: "the diff was reported (apply strategy ReportDiff)".into(),
                 });
                 self.queue.push(reported, Ev::Ready(i));
             }
@@ -461,7 +460,7 @@ impl Sim<'_> {
                     kind: PhaseKind::AvailabilityWait,
                     start: t,
                     end: None,
-                    label: format!("never becomes available ({label})"),
+                    label: format!("never becomes available ({label})").into(),
                     version: None,
                 });
                 return;
@@ -471,7 +470,7 @@ impl Sim<'_> {
                 kind: PhaseKind::AvailabilityWait,
                 start: t,
                 end: Some(end),
-                label,
+                label: label.into(),
                 version: None,
             });
             t = end;
@@ -486,7 +485,8 @@ impl Sim<'_> {
                     "unavailablePeriodSeconds {}s ({} not trackable)",
                     d.unavailable_period.0 / 1000,
                     d.profile.untrackable.join(", ")
-                ),
+                )
+                .into(),
                 version: None,
             });
             t = end;
@@ -495,8 +495,8 @@ impl Sim<'_> {
                 at: t,
                 reason: "AllWorkAreAvailable",
                 stage: None,
-                cluster: Some(b.cluster.clone()),
-                message: Cow::Borrowed("the resources are available"),
+                cluster: Some(b.cluster.as_str().into()),
+                message: "the resources are available".into(),
             });
         }
         self.queue.push(t, Ev::Ready(i));

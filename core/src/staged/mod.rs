@@ -312,7 +312,7 @@ fn summarize(
                 .map(|p| Wait {
                     stage: s.name.clone(),
                     kind: p.kind,
-                    label: p.label.clone(),
+                    label: p.label.to_string(),
                     start: p.start,
                     duration: p.end.map(|e| e.since(p.start)),
                 })

@@ -235,9 +235,9 @@ impl Sim<'_> {
         self.events.push(Event {
             at,
             reason,
-            stage: stage_name,
-            cluster: cluster_name,
-            message,
+            stage: stage_name.map(Into::into),
+            cluster: cluster_name.map(Into::into),
+            message: message.into(),
         });
     }
 
@@ -254,7 +254,7 @@ impl Sim<'_> {
             kind,
             start,
             end: None,
-            label,
+            label: label.into(),
             version: None,
         });
     }
@@ -624,7 +624,7 @@ impl Sim<'_> {
             kind: PhaseKind::FailedRetrying,
             start: now,
             end: recovers,
-            label: format!("{name} failed, retried (holds a maxConcurrency slot)"),
+            label: format!("{name} failed, retried (holds a maxConcurrency slot)").into(),
             version: None,
         });
         self.emit(

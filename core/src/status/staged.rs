@@ -18,10 +18,10 @@ use crate::staged::init::Init;
 use crate::staged::simulate::{self, ClusterFact, Resume, ResumeStep, SimResult};
 use crate::time::{Duration, Time, MINUTE};
 use crate::timing::calibrate::{Calibration, Observations, Pending};
-use crate::timing::montecarlo;
+use crate::timing::montecarlo::{self, Settings};
 use crate::timing::Timing;
 
-use super::forecast::{self, Forecasting, Samples};
+use super::forecast::{self, Samples};
 use super::kubefleet::{ApprovalStatus, Member, RunStatus, Strategy as StrategyObject};
 use super::objects::find;
 use super::staged_facts::{self as facts, Walk};
@@ -105,7 +105,7 @@ pub fn scenario(item: &StagedItem, context: &Scenario) -> Scenario {
     }
 }
 
-pub fn project(item: &StagedItem, scenario: &Scenario, now: Time, forecast: Forecasting) -> Plan {
+pub fn project(item: &StagedItem, scenario: &Scenario, now: Time, forecast: bool) -> Plan {
     let run = &item.run;
     let mut diags: Vec<Diagnostic> = Vec::new();
     let (fleet, fleet_diags) = scenario.fleet();
@@ -260,11 +260,10 @@ pub fn project(item: &StagedItem, scenario: &Scenario, now: Time, forecast: Fore
     }
 
     // The Monte Carlo over the same resumed run.
-    let settings = forecast.settings(a.uncertainty.as_ref());
+    let settings = Settings::from(a.uncertainty.as_ref());
     let cluster_count: usize = init.stages.iter().map(|s| s.members.len()).sum();
     let mut samples = Samples::new(stages.len(), cluster_count, settings.samples as usize);
-    let ran_forecast = forecast.on() && projectable;
-    let mut raw = None;
+    let ran_forecast = forecast && projectable;
     if ran_forecast {
         let stops = &a.stops;
         let results = montecarlo::run(&settings, Some(&calibration), |draw| {
@@ -288,7 +287,6 @@ pub fn project(item: &StagedItem, scenario: &Scenario, now: Time, forecast: Fore
         for (i, s) in stages.iter().enumerate().take(finished) {
             samples.fix_stage(i, s.end);
         }
-        raw = forecast.keeps_samples().then(|| samples.ends().clone());
         samples.finish();
     }
 
@@ -314,8 +312,7 @@ pub fn project(item: &StagedItem, scenario: &Scenario, now: Time, forecast: Fore
         forecast::summary(
             &settings,
             a.uncertainty.as_ref(),
-            calibration.observed_groups(),
-            calibration.approvals_observed(),
+            Some(&calibration),
             &samples,
         )
     });
@@ -366,7 +363,6 @@ pub fn project(item: &StagedItem, scenario: &Scenario, now: Time, forecast: Fore
             baseline_end: baseline.end,
             behind,
             forecast: forecast_out,
-            samples: raw,
         }),
     }
 }
@@ -917,14 +913,15 @@ fn rename_requests(run: &RunStatus, stages: &mut [StagePlan], events: &mut [Even
     }
     for s in stages.iter_mut() {
         for p in &mut s.phases {
-            if let Some((_, real)) = names.iter().find(|(g, _)| *g == p.label) {
-                p.label.clone_from(real);
+            if let Some((_, real)) = names.iter().find(|(g, _)| *g == *p.label) {
+                p.label = real.into();
             }
         }
     }
     for e in events.iter_mut() {
-        if let Some((g, real)) = names.iter().find(|(g, _)| e.message.contains(g.as_str())) {
-            e.message = e.message.replace(g.as_str(), real).into();
+        let text = e.message.to_string();
+        if let Some((g, real)) = names.iter().find(|(g, _)| text.contains(g.as_str())) {
+            e.message = text.replace(g.as_str(), real).into();
         }
     }
 }
@@ -964,10 +961,10 @@ fn next_gate(stages: &[StagePlan], run: &RunStatus, now: Time) -> Option<Waiting
                 phase.label
             )
         } else {
-            phase.label.clone()
+            phase.label.to_string()
         },
         until: phase.end,
-        request: approval.then(|| phase.label.clone()),
+        request: approval.then(|| phase.label.to_string()),
         command: approval
             .then(|| approve_command(&phase.label, run.namespace.as_deref(), phase.start)),
     })
@@ -994,8 +991,8 @@ fn fact_events(run: &RunStatus, now: Time) -> Vec<Event> {
             out.push(Event {
                 at,
                 reason: reason(&c.reason),
-                stage: stage.map(str::to_string),
-                cluster: cluster.map(str::to_string),
+                stage: stage.map(Into::into),
+                cluster: cluster.map(Into::into),
                 message: c.message.clone().into(),
             });
         }
@@ -1071,7 +1068,7 @@ fn summary(
                 .map(|p: &Phase| Wait {
                     stage: s.name.clone(),
                     kind: p.kind,
-                    label: p.label.clone(),
+                    label: p.label.to_string(),
                     start: p.start,
                     duration: p.end.map(|e| e.since(p.start)),
                 })
@@ -1097,18 +1094,13 @@ fn summary(
 
 /// The range of a staged run that has not started: the same simulation as `plan`, redrawn per
 /// sample. Fills `plan.projection`'s stages and forecast.
-pub fn forecast_not_started(
-    scenario: &Scenario,
-    run: &StagedRun,
-    plan: &mut Plan,
-    forecast: Forecasting,
-) {
+pub fn forecast_not_started(scenario: &Scenario, run: &StagedRun, plan: &mut Plan) {
     let start = plan.start;
     let (fleet, _) = scenario.fleet();
     let mut scratch = Vec::new();
     let init = crate::staged::init::initialize(run, &fleet, &mut scratch);
     let a = &scenario.assumptions;
-    let settings = forecast.settings(a.uncertainty.as_ref());
+    let settings = Settings::from(a.uncertainty.as_ref());
     let clusters: usize = init.stages.iter().map(|s| s.members.len()).sum();
     let mut samples = Samples::new(init.stages.len(), clusters, settings.samples as usize);
     let results = montecarlo::run(&settings, None, |draw| {
@@ -1126,7 +1118,6 @@ pub fn forecast_not_started(
     for (stage_ends, cluster_ends, end) in results {
         samples.push(&stage_ends, &cluster_ends, end);
     }
-    let raw = forecast.keeps_samples().then(|| samples.ends().clone());
     samples.finish();
     let now = plan.projection.as_ref().map_or(start, |p| p.now);
     let stages = bases(&plan.stages, now, &samples, true);
@@ -1135,10 +1126,8 @@ pub fn forecast_not_started(
         p.forecast = Some(forecast::summary(
             &settings,
             a.uncertainty.as_ref(),
-            0,
-            false,
+            None,
             &samples,
         ));
-        p.samples = raw;
     }
 }

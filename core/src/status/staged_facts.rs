@@ -347,7 +347,7 @@ pub fn finished_stage(
                 kind: PhaseKind::BeforeStageApproval,
                 start: r,
                 end: before.approved,
-                label: name("before"),
+                label: name("before").into(),
                 version: None,
             });
         }
@@ -358,7 +358,7 @@ pub fn finished_stage(
                 kind: PhaseKind::Updating,
                 start: s,
                 end: Some(e),
-                label: format!("maxConcurrency {}", is.max_concurrency),
+                label: format!("maxConcurrency {}", is.max_concurrency).into(),
                 version: None,
             });
         }
@@ -374,7 +374,7 @@ pub fn finished_stage(
             kind: PhaseKind::AfterStageTimedWait,
             start: d,
             end: elapsed.or(Some(d.plus(w))),
-            label: format!("TimedWait {w}"),
+            label: format!("TimedWait {w}").into(),
             version: None,
         });
     }
@@ -384,7 +384,7 @@ pub fn finished_stage(
                 kind: PhaseKind::AfterStageApproval,
                 start: r,
                 end: after.approved,
-                label: name("after"),
+                label: name("after").into(),
                 version: None,
             });
         }

@@ -279,7 +279,7 @@ impl Sim<'_> {
             kind: PhaseKind::FailedRetrying,
             start: at,
             end: recovers,
-            label: format!("{name} failed, retried (holds a maxConcurrency slot)"),
+            label: format!("{name} failed, retried (holds a maxConcurrency slot)").into(),
             version: None,
         });
     }
