@@ -15,4 +15,6 @@ WASM_BINDGEN_USE_BROWSER=1 CHROMEDRIVER=/usr/bin/chromedriver \
     cargo test --target wasm32-unknown-unknown -p fleetplan-web
 # The release build as users get it, driven in Chromium; screenshots and numbers land in target/e2e/.
 trunk build --release --cargo-profile wasm-release --offline
+# The bundle per chunk, raw and gzipped, so growth shows in every run (issue 13).
+./scripts/bundle-report.sh
 node --test tests/e2e/

@@ -1,116 +1,194 @@
-//! Native planning benchmark: median time of `fleetplan::plan` on large generated fleets, and how the
-//! time grows with the fleet (the exponent k in time ∝ clusters^k between consecutive sizes).
+//! Native benchmark: planning time (CPU time, see `cpu_ms`) per kind at 1,000, 10,000 and 100,000 clusters with its growth
+//! exponent, and reading speed (YAML text to scenarios, in MB/s). Budgets of issue 13 print PASS or
+//! FAIL; nothing here is a test. `scripts/bench.sh` runs this, the same work in wasm (Node) and the
+//! CLI end to end, and writes bench/REPORT.md.
 //!
-//! Run with `cargo run --release -p fleetplan-bench`; `scripts/bench.sh` also runs the wasm build in Node.
+//! `fleetplan-bench [--tsv FILE]`: everything (FILE gets `section kind clusters ms` lines for the wasm
+//! comparison). `fleetplan-bench yaml staged|rolling|gke N`: print a generated scenario text.
+//! `fleetplan-bench gke N`: plan only the GKE sequence of N clusters (for a profiler).
 
+use std::fmt::Write as _;
 use std::time::Instant;
 
-use fleetplan_bench::{fleet_scenario, gke_scenario, growth_exponent};
+use fleetplan_bench::{growth_exponent, plan_events, read, Kind};
 
-const SIZES: [(u32, u32); 2] = [(10_000, 10), (100_000, 10)];
+const SIZES: [u32; 3] = [1_000, 10_000, 100_000];
+/// Runs per measurement after one warm-up, fewer when one run is long (see `median_ms`).
 const RUNS: usize = 7;
-const GKE_SIZES: [u32; 3] = [1_000, 10_000, 100_000];
 /// Issue 13's goals for the GKE planner, native: milliseconds at 10,000 and 100,000 clusters.
 const GKE_BUDGET_MS: [(u32, f64); 2] = [(10_000, 50.0), (100_000, 600.0)];
+/// Issue 13's goal for reading scenario text (YAML to scenarios), MB/s.
+const READ_BUDGET_MB_S: f64 = 30.0;
+/// Issue 11's goal for importing and projecting a 10,000-cluster run's status, native, ms.
+const LIVE_BUDGET_MS: f64 = 100.0;
+/// Clusters in the texts whose reading speed is measured (the CLI benchmark's size).
+const READ_CLUSTERS: u32 = 10_000;
 
-/// Median milliseconds of planning `scenario` (after one warm-up run), and its plan's event count.
-fn time_plan(scenario: &fleetplan::Scenario) -> (f64, usize) {
-    // Warm-up: page in code and let the allocator grow to its working size.
-    let plan = fleetplan::plan(scenario);
-    let errors = plan.diagnostics.iter().filter(|d| d.is_error()).count();
-    if errors > 0 {
-        eprintln!(
-            "warning: a benchmark scenario has {errors} errors; timings measure a refused run"
-        );
+/// CPU time this thread has used, in milliseconds. The work measured is single-threaded, so on an
+/// idle machine this is its wall time; on a busy one (two cores shared by many builds) wall time mostly
+/// measures the other processes, and CPU time keeps comparisons between runs and with wasm meaningful.
+fn cpu_ms() -> f64 {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `t` is a valid timespec for the call to write; the clock id is a constant Linux has.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    t.tv_sec as f64 * 1e3 + t.tv_nsec as f64 / 1e6
+}
+
+/// Median CPU milliseconds of `f` after one warm-up run (which pages in code and lets the allocator
+/// grow to its working size). Stops after about two seconds of runs, with at least three.
+fn median_ms<T>(mut f: impl FnMut() -> T) -> f64 {
+    std::hint::black_box(f());
+    let begun = Instant::now();
+    let mut times = Vec::with_capacity(RUNS);
+    while times.len() < RUNS && (times.len() < 3 || begun.elapsed().as_secs_f64() < 2.0) {
+        let t = cpu_ms();
+        std::hint::black_box(f());
+        times.push(cpu_ms() - t);
     }
-    let mut times: Vec<f64> = (0..RUNS)
-        .map(|_| {
-            let t = Instant::now();
-            std::hint::black_box(fleetplan::plan(scenario));
-            t.elapsed().as_secs_f64() * 1e3
-        })
-        .collect();
     times.sort_by(f64::total_cmp);
-    (times[RUNS / 2], plan.events.len())
+    times[times.len() / 2]
+}
+
+fn budget(pass: bool, what: &str) {
+    println!("budget {} {what}", if pass { "PASS" } else { "FAIL" });
 }
 
 fn main() {
-    live();
-    // `fleetplan-bench gke N`: plan only the GKE sequence of N clusters, RUNS times (for a profiler).
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if let [kind, n] = args.as_slice() {
-        if kind == "gke" {
-            let clusters: u32 = n.parse().unwrap_or(10_000);
-            let (ms, events) = time_plan(&gke_scenario(clusters));
-            println!("gke {clusters}: {events} events, median {ms:.1} ms");
-            return;
+    match args
+        .iter()
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .as_slice()
+    {
+        ["yaml", kind, n] => {
+            let clusters: u32 = n.parse().unwrap_or(READ_CLUSTERS);
+            print!("{}", Kind::parse(kind).unwrap_or(Kind::Gke).text(clusters));
         }
-    }
-    println!("native (release)");
-    println!(
-        "{:>9} {:>7} {:>9} {:>10}",
-        "clusters", "stages", "events", "median ms"
-    );
-    for (clusters, stages) in SIZES {
-        let (ms, events) = time_plan(&fleet_scenario(clusters, stages));
-        println!("{clusters:>9} {stages:>7} {events:>9} {ms:>10.1}");
-    }
-    println!();
-    println!("GKE rollout sequence: 5 stages, 3 versions a week apart, windows and exclusions");
-    println!(
-        "{:>9} {:>9} {:>10} {:>9} {:>14} {:>8}",
-        "clusters", "events", "median ms", "exponent", "plan spans", "budget"
-    );
-    let mut previous: Option<(u32, f64)> = None;
-    for clusters in GKE_SIZES {
-        let scenario = gke_scenario(clusters);
-        let (ms, events) = time_plan(&scenario);
-        let plan = fleetplan::plan(&scenario);
-        let span = plan
-            .end
-            .map_or_else(|| "never".to_string(), |e| e.since(plan.start).to_string());
-        let exponent = previous.map_or_else(
-            || "-".to_string(),
-            |(n0, t0)| format!("{:.2}", growth_exponent(n0, t0, clusters, ms)),
-        );
-        let budget = GKE_BUDGET_MS
-            .iter()
-            .find(|(n, _)| *n == clusters)
-            .map_or_else(
-                || "-".to_string(),
-                |(_, b)| {
-                    let verdict = if ms <= *b { "ok" } else { "OVER" };
-                    format!("{verdict} {b:.0}")
-                },
-            );
-        println!("{clusters:>9} {events:>9} {ms:>10.1} {exponent:>9} {span:>14} {budget:>8}");
-        previous = Some((clusters, ms));
+        ["gke", n] => {
+            let scenario = Kind::Gke.scenario(n.parse().unwrap_or(10_000));
+            let events = plan_events(&scenario);
+            let ms = median_ms(|| plan_events(&scenario));
+            println!("gke {n}: {events} events, median {ms:.1} ms");
+        }
+        ["--tsv", file] => run(Some(file)),
+        [] => run(None),
+        _ => {
+            eprintln!("usage: fleetplan-bench [--tsv FILE] | yaml staged|rolling|gke N | gke N");
+            std::process::exit(2);
+        }
     }
 }
 
-/// Live projection: reading a run's JSON status and projecting the rest (issue 11's budgets: 10,000
-/// clusters under 100 ms; 1,000 Monte Carlo samples of 1,000 clusters under 1 s in wasm).
-fn live() {
-    println!("live status: a staged run halfway through 10 stages, read from JSON and projected");
-    println!(
-        "{:>9} {:>8} {:>10} {:>8}",
-        "clusters", "samples", "median ms", "budget"
-    );
-    for (clusters, samples, budget) in [(10_000usize, 0u32, 100.0), (1_000, 1_000, 1_000.0)] {
-        let text = fleetplan_bench::live::status_json(clusters);
-        let run = || fleetplan_bench::live::import_and_project(&text, samples > 0, samples.max(1));
-        std::hint::black_box(run());
-        let mut times: Vec<f64> = (0..RUNS)
-            .map(|_| {
-                let t = Instant::now();
-                std::hint::black_box(run());
-                t.elapsed().as_secs_f64() * 1e3
-            })
-            .collect();
-        times.sort_by(f64::total_cmp);
-        let ms = times[RUNS / 2];
-        let verdict = if ms <= budget { "ok" } else { "OVER" };
-        println!("{clusters:>9} {samples:>8} {ms:>10.1} {verdict:>4} {budget:.0}");
-    }
+fn run(tsv_path: Option<&str>) {
+    let mut tsv = String::new();
+    println!("native (release)");
     println!();
+    println!(
+        "planning: median CPU ms per kind; exponent k in time ∝ clusters^k from the size before"
+    );
+    println!(
+        "{:<8} {:>9} {:>9} {:>10} {:>9}",
+        "kind", "clusters", "events", "median ms", "exponent"
+    );
+    for kind in Kind::ALL {
+        let mut previous: Option<(u32, f64)> = None;
+        for clusters in SIZES {
+            let scenario = kind.scenario(clusters);
+            let plan = fleetplan::plan(&scenario);
+            if plan.diagnostics.iter().any(fleetplan::Diagnostic::is_error) {
+                eprintln!("warning: the {} benchmark scenario has errors; its time is that of a refused run", kind.name());
+            }
+            let ms = median_ms(|| plan_events(&scenario));
+            let exponent = previous.map_or_else(
+                || "-".to_string(),
+                |(n0, t0)| format!("{:.2}", growth_exponent(n0, t0, clusters, ms)),
+            );
+            println!(
+                "{:<8} {clusters:>9} {:>9} {ms:>10.1} {exponent:>9}",
+                kind.name(),
+                plan.events.len()
+            );
+            let _ = writeln!(tsv, "plan\t{}\t{clusters}\t{ms:.3}", kind.name());
+            if kind == Kind::Gke {
+                if let Some((_, limit)) = GKE_BUDGET_MS.iter().find(|(n, _)| *n == clusters) {
+                    budget(
+                        ms <= *limit,
+                        &format!("GKE planner, {clusters} clusters, native: {ms:.1} ms (goal < {limit:.0} ms)"),
+                    );
+                }
+            }
+            previous = Some((clusters, ms));
+        }
+    }
+
+    println!();
+    println!("reading: YAML text with every cluster listed → scenarios (parse, decode), and parsing alone");
+    println!(
+        "{:<8} {:>9} {:>9} {:>10} {:>8} {:>10} {:>8}",
+        "kind", "clusters", "bytes", "read ms", "MB/s", "parse ms", "MB/s"
+    );
+    for kind in Kind::ALL {
+        let text = kind.text(READ_CLUSTERS);
+        let loaded = read(&text);
+        assert!(!loaded.has_errors(), "{:?}", loaded.diagnostics);
+        let ms = median_ms(|| read(&text));
+        let parse_ms = median_ms(|| fleetplan::source::parse(&text, "bench.yaml"));
+        let mb_s = |ms: f64| text.len() as f64 / 1e6 / (ms / 1e3);
+        println!(
+            "{:<8} {READ_CLUSTERS:>9} {:>9} {ms:>10.1} {:>8.1} {parse_ms:>10.1} {:>8.1}",
+            kind.name(),
+            text.len(),
+            mb_s(ms),
+            mb_s(parse_ms)
+        );
+        let _ = writeln!(tsv, "read\t{}\t{READ_CLUSTERS}\t{ms:.3}", kind.name());
+        if kind != Kind::Rolling {
+            budget(
+                mb_s(ms) >= READ_BUDGET_MB_S,
+                &format!(
+                    "reading the {READ_CLUSTERS}-cluster {} scenario ({:.1} MB), native: {:.1} MB/s (goal ≥ {READ_BUDGET_MB_S:.0})",
+                    kind.name(),
+                    text.len() as f64 / 1e6,
+                    mb_s(ms)
+                ),
+            );
+        }
+    }
+    live(&mut tsv);
+    if let Some(path) = tsv_path {
+        if let Err(e) = std::fs::write(path, tsv) {
+            eprintln!("cannot write {path}: {e}");
+            std::process::exit(1);
+        }
+    }
+}
+
+/// Live projection (issue 11): a staged run's JSON status halfway through ten stages, read and
+/// projected; and 1,000 Monte Carlo samples of 1,000 clusters (whose budget is in wasm, see
+/// scripts/bench-wasm.cjs).
+fn live(tsv: &mut String) {
+    println!();
+    println!("live status: a run's JSON status read and projected (samples: the Monte Carlo's)");
+    println!(
+        "{:<8} {:>9} {:>9} {:>10}",
+        "kind", "clusters", "samples", "median ms"
+    );
+    for (clusters, samples) in [(10_000usize, 0u32), (1_000, 1_000)] {
+        let text = fleetplan_bench::live::status_json(clusters);
+        let ms = median_ms(|| {
+            fleetplan_bench::live::import_and_project(&text, samples > 0, samples.max(1))
+        });
+        println!("{:<8} {clusters:>9} {samples:>9} {ms:>10.1}", "status");
+        let _ = writeln!(tsv, "live\tstatus-{samples}\t{clusters}\t{ms:.3}");
+        if samples == 0 {
+            budget(
+                ms < LIVE_BUDGET_MS,
+                &format!("status import and projection, {clusters} clusters, native: {ms:.1} ms (goal < {LIVE_BUDGET_MS:.0} ms)"),
+            );
+        }
+    }
 }

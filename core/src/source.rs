@@ -12,6 +12,8 @@ use yaml_rust2::scanner::{Marker, ScanError, TScalarStyle};
 
 use crate::diag::{Cap, Diagnostic, Location};
 
+mod fast;
+
 /// Nesting deeper than this is refused: no real scenario or manifest comes close, and every walk over
 /// the tree (including `Drop`) is then safely bounded.
 pub const MAX_DEPTH: usize = 128;
@@ -234,6 +236,11 @@ fn parse_uncapped(text: &str, file: &str) -> (Vec<Node>, Vec<Diagnostic>) {
         if let Some(docs) = crate::jsonpos::parse(text) {
             return (docs, Vec::new());
         }
+    }
+    // Most YAML is in the subset the fast YAML reader knows; it gives up on anything else (errors
+    // and every limit's case included), and the event parser reads the text from the start.
+    if let Some(docs) = fast::parse(text) {
+        return (docs, Vec::new());
     }
     let first = parse_yaml(text, file);
     if first.error.is_none() {

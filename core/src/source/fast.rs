@@ -1,0 +1,764 @@
+//! A fast reader for the plain subset of YAML that scenarios, `kubectl get -o yaml|json` and GKE's
+//! files are written in: block mappings and sequences, single-line plain and quoted scalars, literal
+//! and folded block scalars, one-line flow collections (any JSON document at the top), comments and
+//! `---` between documents, in ASCII text.
+//!
+//! It builds the same tree, with the same positions, as the event parser does (yaml-rust2, whose
+//! quirks included: a null value's position is never needed because empty values are refused here, a
+//! sequence written at its key's indentation starts at its first item's content). Whatever it does not
+//! know for certain (anchors, tags, empty values, multi-line scalars, duplicate keys, deep nesting,
+//! tabs, any syntax error) makes it return `None`, and the event parser reads the whole text instead:
+//! every diagnostic and every limit of `source` stays where it is. The tests check both agree on
+//! every text this reader accepts.
+
+use std::collections::HashSet;
+
+use super::{Entry, Node, Scalar, Style, Value};
+
+/// Nesting past this is left to the event parser, which reports `yaml-too-deep` at `MAX_DEPTH`.
+const MAX_NESTING: usize = 100;
+/// yaml-rust2 refuses implicit keys longer than this; such a key is left to it.
+const MAX_KEY: usize = 1000;
+/// Maps with more entries than this find duplicate keys through a set instead of a scan.
+const SCAN_KEYS: usize = 12;
+
+/// Parses `text` if it is entirely in the subset; `None` means "use the event parser".
+pub(super) fn parse(text: &str) -> Option<Vec<Node>> {
+    // Line breaks other than `\n`, tabs and control characters have rules of their own (tab
+    // indentation, `\r`, NUL as the end of input, NEL and LS/PS, the byte order mark).
+    let ascii = text
+        .bytes()
+        .all(|b| b == b'\n' || (0x20..0x7f).contains(&b));
+    if !ascii && !text.chars().all(|c| c == '\n' || ordinary(c)) {
+        return None;
+    }
+    let mut r = Reader {
+        b: text.as_bytes(),
+        text,
+        ascii,
+        pos: 0,
+        line: 1,
+        line_start: 0,
+        depth: 0,
+    };
+    r.stream()
+}
+
+/// A character with no special meaning to YAML beyond its own: printable, not a line break, not
+/// the byte order mark.
+fn ordinary(c: char) -> bool {
+    matches!(c, ' '..='~' | '\u{a0}'..='\u{2027}' | '\u{202a}'..='\u{d7ff}' | '\u{e000}'..='\u{fefe}' | '\u{ff00}'..='\u{fffd}' | '\u{10000}'..)
+}
+
+struct Reader<'t> {
+    b: &'t [u8],
+    text: &'t str,
+    /// Columns count characters; in ASCII text they are bytes.
+    ascii: bool,
+    pos: usize,
+    /// 1-based line of `pos`, and the offset where that line starts.
+    line: usize,
+    line_start: usize,
+    depth: usize,
+}
+
+type Found<T> = Option<T>;
+
+impl<'t> Reader<'t> {
+    fn peek(&self) -> u8 {
+        self.b.get(self.pos).copied().unwrap_or(b'\n')
+    }
+
+    fn at(&self, i: usize) -> u8 {
+        self.b.get(i).copied().unwrap_or(b'\n')
+    }
+
+    fn eof(&self) -> bool {
+        self.pos >= self.b.len()
+    }
+
+    /// 1-based column of `pos`, in characters as the event parser counts them.
+    fn column(&self) -> usize {
+        if self.ascii {
+            return self.pos - self.line_start + 1;
+        }
+        let before = &self.b[self.line_start..self.pos];
+        1 + before.iter().filter(|&&b| b & 0xc0 != 0x80).count()
+    }
+
+    fn indent(&self) -> usize {
+        self.pos - self.line_start
+    }
+
+    /// Past the `\n` ending the current line (or to the end of the text).
+    fn next_line(&mut self) {
+        match self.b[self.pos.min(self.b.len())..]
+            .iter()
+            .position(|&c| c == b'\n')
+        {
+            Some(i) => {
+                self.pos += i + 1;
+                self.line += 1;
+                self.line_start = self.pos;
+            }
+            None => self.pos = self.b.len(),
+        }
+    }
+
+    fn skip_spaces(&mut self) {
+        while self.peek() == b' ' && !self.eof() {
+            self.pos += 1;
+        }
+    }
+
+    /// At the end of a node: only spaces and a comment may follow on its line. Moves to the next line.
+    fn end_of_line(&mut self) -> Found<()> {
+        let before = self.pos;
+        self.skip_spaces();
+        match self.peek() {
+            b'\n' => {}
+            b'#' if self.pos > before => {}
+            _ => return None,
+        }
+        self.next_line();
+        Some(())
+    }
+
+    /// Moves to the first character of the next line that has content (not blank, not a comment),
+    /// and returns its indentation; `None` at the end of the text. Starts at the beginning of a line.
+    fn content_line(&mut self) -> Option<usize> {
+        loop {
+            if self.eof() {
+                return None;
+            }
+            self.skip_spaces();
+            match self.peek() {
+                b'\n' | b'#' => self.next_line(),
+                _ => return Some(self.indent()),
+            }
+        }
+    }
+
+    /// `---` or `...` at the start of the current line, followed by a space or the line's end.
+    fn document_marker(&self) -> Option<u8> {
+        let s = self.line_start;
+        let c = self.at(s);
+        ((c == b'-' || c == b'.')
+            && self.at(s + 1) == c
+            && self.at(s + 2) == c
+            && matches!(self.at(s + 3), b' ' | b'\n'))
+        .then_some(c)
+    }
+
+    fn stream(&mut self) -> Found<Vec<Node>> {
+        let mut docs = Vec::new();
+        loop {
+            if self.content_line().is_none() {
+                return Some(docs);
+            }
+            match self.document_marker() {
+                Some(b'-') => {
+                    self.pos = self.line_start + 3;
+                    self.end_of_line()?;
+                    continue;
+                }
+                Some(_) => return None,
+                None => {}
+            }
+            if self.peek() == b'%' {
+                return None;
+            }
+            let node = self.block_node(-1)?;
+            // Only the end of the text or the next document may follow a document's root.
+            if self.content_line().is_some() && self.document_marker() != Some(b'-') {
+                return None;
+            }
+            if !node.is_null() {
+                docs.push(node);
+            }
+        }
+    }
+
+    fn enter(&mut self) -> Found<()> {
+        self.depth += 1;
+        (self.depth <= MAX_NESTING).then_some(())
+    }
+
+    /// A node starting at `pos` (its line's first content), inside a block whose indentation is
+    /// `parent` (-1 at the top). Leaves `pos` at the start of the line after the node.
+    fn block_node(&mut self, parent: isize) -> Found<Node> {
+        if self.indent() as isize <= parent {
+            return None;
+        }
+        self.enter()?;
+        let node = match self.peek() {
+            b'-' if matches!(self.at(self.pos + 1), b' ' | b'\n') => self.block_seq(false)?,
+            b'[' | b'{' => {
+                let node = self.flow_node(parent < 0)?;
+                self.end_of_line()?;
+                node
+            }
+            b'|' | b'>' => self.block_scalar(parent)?,
+            _ => {
+                let (scalar, line, column) = self.inline_scalar()?;
+                if self.peek() == b':' {
+                    self.pos = self.line_start + column - 1;
+                    self.line = line;
+                    self.block_map()?
+                } else {
+                    self.end_of_line()?;
+                    scalar_node(scalar, line, column)
+                }
+            }
+        };
+        self.depth -= 1;
+        Some(node)
+    }
+
+    /// A plain or quoted scalar on one line, in block context; stops before a `: ` that follows it.
+    fn inline_scalar(&mut self) -> Found<(Scalar, usize, usize)> {
+        let (line, column) = (self.line, self.column());
+        let scalar = match self.peek() {
+            b'"' | b'\'' => self.quoted()?,
+            _ => self.plain(false)?,
+        };
+        if self.peek() == b':' && !matches!(self.at(self.pos + 1), b' ' | b'\n') {
+            return None;
+        }
+        Some((scalar, line, column))
+    }
+
+    /// A block mapping whose first key is at `pos`; its entries are at that indentation.
+    fn block_map(&mut self) -> Found<Node> {
+        let n = self.indent();
+        let (line, column) = (self.line, self.column());
+        let mut entries: Vec<Entry> = Vec::new();
+        let mut keys = Keys::default();
+        loop {
+            let (key_line, key_column) = (self.line, self.column());
+            let key_start = self.pos;
+            let key = match self.peek() {
+                b'"' | b'\'' => self.quoted()?,
+                b'-' if matches!(self.at(self.pos + 1), b' ' | b'\n') => return None,
+                _ => self.plain(false)?,
+            };
+            if self.peek() != b':'
+                || !matches!(self.at(self.pos + 1), b' ' | b'\n')
+                || self.pos - key_start > MAX_KEY
+            {
+                return None;
+            }
+            self.pos += 1;
+            let value = self.map_value(n)?;
+            if keys.seen(&entries, &key.text) {
+                return None;
+            }
+            entries.push(Entry {
+                key: key.text,
+                key_line,
+                key_column,
+                value,
+            });
+            match self.content_line() {
+                Some(i) if i == n && self.document_marker().is_none() => {
+                    if self.peek() == b'-' && matches!(self.at(self.pos + 1), b' ' | b'\n') {
+                        return None;
+                    }
+                }
+                Some(i) if i > n => return None,
+                _ => break,
+            }
+        }
+        Some(Node {
+            value: Value::Map(entries),
+            line,
+            column,
+        })
+    }
+
+    /// The value after a block mapping key's `:` (at indentation `n`).
+    fn map_value(&mut self, n: usize) -> Found<Node> {
+        let after_colon = self.pos;
+        self.skip_spaces();
+        let c = self.peek();
+        if c == b'\n' || (c == b'#' && self.pos > after_colon) {
+            self.next_line();
+            let i = self.content_line()?;
+            if i == n && self.document_marker().is_none() {
+                // A sequence may sit at its key's indentation.
+                if self.peek() == b'-' && matches!(self.at(self.pos + 1), b' ' | b'\n') {
+                    self.enter()?;
+                    let seq = self.block_seq(true)?;
+                    self.depth -= 1;
+                    return Some(seq);
+                }
+                return None;
+            }
+            return self.block_node(n as isize);
+        }
+        self.enter()?;
+        let node = match c {
+            b'[' | b'{' => {
+                let node = self.flow_node(false)?;
+                self.end_of_line()?;
+                node
+            }
+            b'|' | b'>' => self.block_scalar(n as isize)?,
+            b'-' if matches!(self.at(self.pos + 1), b' ' | b'\n') => return None,
+            _ => {
+                let (scalar, line, column) = self.inline_scalar()?;
+                if self.peek() == b':' {
+                    return None;
+                }
+                self.end_of_line()?;
+                scalar_node(scalar, line, column)
+            }
+        };
+        self.depth -= 1;
+        Some(node)
+    }
+
+    /// A block sequence whose first `-` is at `pos`. `indentless`: written at its mapping key's
+    /// indentation, where the event parser places it at the first item's content.
+    fn block_seq(&mut self, indentless: bool) -> Found<Node> {
+        let n = self.indent();
+        let (mut line, mut column) = (self.line, self.column());
+        let mut items = Vec::new();
+        loop {
+            // At a `-` followed by a space or the line's end.
+            self.pos += 1;
+            let after_dash = self.pos;
+            self.skip_spaces();
+            let c = self.peek();
+            if indentless && items.is_empty() {
+                if c == b'\n' || c == b'#' {
+                    return None;
+                }
+                (line, column) = (self.line, self.column());
+            }
+            let item = if c == b'\n' || (c == b'#' && self.pos > after_dash) {
+                self.next_line();
+                match self.content_line() {
+                    Some(i) if i > n => self.block_node(n as isize)?,
+                    _ => return None,
+                }
+            } else {
+                // Compact forms: `- - x` and `- key: value` take the item's column as indentation.
+                self.block_node(n as isize)?
+            };
+            items.push(item);
+            match self.content_line() {
+                Some(i) if i == n && self.document_marker().is_none() => {
+                    let dash = self.peek() == b'-' && matches!(self.at(self.pos + 1), b' ' | b'\n');
+                    if !dash {
+                        if indentless {
+                            break;
+                        }
+                        return None;
+                    }
+                }
+                Some(i) if i > n => return None,
+                _ => break,
+            }
+        }
+        Some(Node {
+            value: Value::Seq(items),
+            line,
+            column,
+        })
+    }
+
+    /// `|` or `>` with an optional chomping indicator, then lines indented more than `parent`.
+    fn block_scalar(&mut self, parent: isize) -> Found<Node> {
+        let literal = self.peek() == b'|';
+        self.pos += 1;
+        let chomp = self.peek();
+        if chomp == b'-' || chomp == b'+' {
+            self.pos += 1;
+        }
+        self.skip_spaces();
+        if self.peek() != b'\n' {
+            return None;
+        }
+        self.next_line();
+        // The first content line sets the indentation; leading blank lines have rules of their own.
+        if self.eof() {
+            return None;
+        }
+        self.skip_spaces();
+        let m = self.indent();
+        if self.peek() == b'\n' || m == 0 || m as isize <= parent {
+            return None;
+        }
+        let (line, column) = (self.line, self.column());
+        let mut text = String::new();
+        // Line breaks seen since the last content line: the one ending it, then one per blank line.
+        let mut breaks = 0usize;
+        let mut first = true;
+        loop {
+            // At column m of a content line.
+            let start = self.pos;
+            let end = self.b[start..]
+                .iter()
+                .position(|&c| c == b'\n')
+                .map_or(self.b.len(), |i| start + i);
+            let content = &self.text[start..end];
+            if !literal && content.starts_with(' ') {
+                return None;
+            }
+            if !first {
+                if literal || breaks > 1 {
+                    let joined = if literal { breaks } else { breaks - 1 };
+                    text.extend(std::iter::repeat_n('\n', joined));
+                } else {
+                    text.push(' ');
+                }
+            }
+            first = false;
+            text.push_str(content);
+            self.pos = end;
+            self.next_line();
+            breaks = 1;
+            // Blank lines, then either more content at m or the end of the scalar.
+            loop {
+                if self.eof() {
+                    break;
+                }
+                let line_begin = self.pos;
+                self.skip_spaces();
+                let spaces = self.pos - line_begin;
+                if self.peek() == b'\n' && !self.eof() {
+                    if spaces > m {
+                        return None;
+                    }
+                    breaks += 1;
+                    self.next_line();
+                    continue;
+                }
+                if self.eof() {
+                    // Spaces ending the text without a line break count as a line of their own there.
+                    if spaces > 0 {
+                        return None;
+                    }
+                    break;
+                }
+                if spaces >= m {
+                    self.pos = line_begin + m;
+                } else {
+                    self.pos = line_begin;
+                }
+                break;
+            }
+            if self.eof() || self.pos - self.line_start < m || self.indent() != m {
+                break;
+            }
+        }
+        match chomp {
+            b'-' => {}
+            b'+' => text.extend(std::iter::repeat_n('\n', breaks)),
+            _ => text.push('\n'),
+        }
+        // Leave `pos` at the start of the line after the scalar.
+        if !self.eof() {
+            self.pos = self.line_start;
+        }
+        Some(Node {
+            value: Value::Scalar(Scalar {
+                text,
+                style: Style::Quoted,
+                quote: None,
+            }),
+            line,
+            column,
+        })
+    }
+
+    /// A flow collection starting at `pos` (`[` or `{`). `multiline`: it is a document's root, so
+    /// line breaks inside are whitespace (JSON); elsewhere it must close on its line.
+    fn flow_node(&mut self, multiline: bool) -> Found<Node> {
+        self.enter()?;
+        let (line, column) = (self.line, self.column());
+        let open = self.peek();
+        self.pos += 1;
+        let value = if open == b'[' {
+            let mut items = Vec::new();
+            loop {
+                self.flow_space(multiline)?;
+                if self.peek() == b']' {
+                    break;
+                }
+                items.push(self.flow_item(multiline)?);
+                self.flow_space(multiline)?;
+                match self.peek() {
+                    b',' => self.pos += 1,
+                    b']' => break,
+                    _ => return None,
+                }
+            }
+            Value::Seq(items)
+        } else {
+            let mut entries: Vec<Entry> = Vec::new();
+            let mut keys = Keys::default();
+            loop {
+                self.flow_space(multiline)?;
+                if self.peek() == b'}' {
+                    break;
+                }
+                let (key_line, key_column) = (self.line, self.column());
+                let key_start = self.pos;
+                let key = match self.peek() {
+                    b'"' | b'\'' => self.quoted()?,
+                    _ => self.plain(true)?,
+                };
+                if self.pos - key_start > MAX_KEY || self.peek() != b':' {
+                    return None;
+                }
+                self.pos += 1;
+                self.flow_space(multiline)?;
+                if matches!(self.peek(), b',' | b'}') {
+                    return None;
+                }
+                let value = self.flow_item(multiline)?;
+                if keys.seen(&entries, &key.text) {
+                    return None;
+                }
+                entries.push(Entry {
+                    key: key.text,
+                    key_line,
+                    key_column,
+                    value,
+                });
+                self.flow_space(multiline)?;
+                match self.peek() {
+                    b',' => self.pos += 1,
+                    b'}' => break,
+                    _ => return None,
+                }
+            }
+            Value::Map(entries)
+        };
+        self.pos += 1;
+        self.depth -= 1;
+        Some(Node {
+            value,
+            line,
+            column,
+        })
+    }
+
+    /// A value inside a flow collection: a nested collection or a scalar not followed by `:` (a
+    /// single-pair mapping, which this reader leaves to the event parser).
+    fn flow_item(&mut self, multiline: bool) -> Found<Node> {
+        match self.peek() {
+            b'[' | b'{' => self.flow_node(multiline),
+            _ => {
+                let (line, column) = (self.line, self.column());
+                let scalar = match self.peek() {
+                    b'"' | b'\'' => self.quoted()?,
+                    _ => self.plain(true)?,
+                };
+                let save = (self.pos, self.line, self.line_start);
+                self.flow_space(multiline)?;
+                if self.peek() == b':' {
+                    return None;
+                }
+                (self.pos, self.line, self.line_start) = save;
+                Some(scalar_node(scalar, line, column))
+            }
+        }
+    }
+
+    /// Spaces, and line breaks when `multiline` (no comments, no document markers).
+    fn flow_space(&mut self, multiline: bool) -> Found<()> {
+        loop {
+            self.skip_spaces();
+            if self.eof() {
+                return None;
+            }
+            match self.peek() {
+                b'\n' if multiline => {
+                    self.next_line();
+                    if self.document_marker().is_some() {
+                        return None;
+                    }
+                }
+                b'\n' | b'#' => return None,
+                _ => return Some(()),
+            }
+        }
+    }
+
+    /// A plain scalar on one line. In block context it ends at `: `, ` #` or the line's end; in flow
+    /// context also at `,[]{}`. Trailing spaces are not part of it.
+    fn plain(&mut self, flow: bool) -> Found<Scalar> {
+        let start = self.pos;
+        let first = self.peek();
+        let next = self.at(start + 1);
+        match first {
+            b'-' | b'?' | b':' if matches!(next, b' ' | b'\n') => return None,
+            b'-' if flow && matches!(next, b',' | b'[' | b']' | b'{' | b'}') => return None,
+            b'?' | b':' | b',' | b'[' | b']' | b'{' | b'}' | b'#' | b'&' | b'*' | b'!' | b'|'
+            | b'>' | b'\'' | b'"' | b'%' | b'@' | b'`' | b'\n' | b' ' => return None,
+            _ => {}
+        }
+        let mut end = start;
+        let mut i = start;
+        loop {
+            let c = self.at(i);
+            match c {
+                b'\n' => break,
+                b':' => {
+                    let after = self.at(i + 1);
+                    if matches!(after, b' ' | b'\n')
+                        || (flow && matches!(after, b',' | b'[' | b']' | b'{' | b'}'))
+                    {
+                        break;
+                    }
+                }
+                b'#' if self.at(i - 1) == b' ' => break,
+                // The event parser refuses ` -` before a flow indicator inside a flow scalar.
+                b'-' if flow
+                    && self.at(i - 1) == b' '
+                    && matches!(self.at(i + 1), b',' | b'[' | b']' | b'{' | b'}') =>
+                {
+                    return None
+                }
+                b',' | b'[' | b']' | b'{' | b'}' if flow => break,
+                _ => {}
+            }
+            i += 1;
+            if c != b' ' {
+                end = i;
+            }
+        }
+        self.pos = end;
+        if flow {
+            // Spaces before the terminator belong to no token.
+            self.skip_spaces();
+            if self.peek() == b'#' {
+                return None;
+            }
+        } else {
+            // In block context the scanner stops at the terminator; spaces before `:` are fine.
+            let save = self.pos;
+            self.skip_spaces();
+            if self.peek() != b':' {
+                self.pos = save;
+            }
+        }
+        Some(Scalar {
+            text: self.text[start..end].to_string(),
+            style: Style::Plain,
+            quote: None,
+        })
+    }
+
+    /// A single- or double-quoted scalar that closes on its line (JSON's escapes in double quotes).
+    fn quoted(&mut self) -> Found<Scalar> {
+        let q = self.peek();
+        self.pos += 1;
+        let mut text = String::new();
+        let mut run = self.pos;
+        loop {
+            let c = self.peek();
+            if c == b'\n' {
+                return None;
+            }
+            if c == q {
+                if q == b'\'' && self.at(self.pos + 1) == b'\'' {
+                    text.push_str(&self.text[run..=self.pos]);
+                    self.pos += 2;
+                    run = self.pos;
+                    continue;
+                }
+                text.push_str(&self.text[run..self.pos]);
+                self.pos += 1;
+                break;
+            }
+            if c == b'\\' && q == b'"' {
+                text.push_str(&self.text[run..self.pos]);
+                let e = self.at(self.pos + 1);
+                let ch = match e {
+                    b'\\' => '\\',
+                    b'"' => '"',
+                    b'/' => '/',
+                    b'n' => '\n',
+                    b't' => '\t',
+                    b'r' => '\r',
+                    b'b' => '\u{8}',
+                    b'f' => '\u{c}',
+                    b'0' => '\0',
+                    b'u' => {
+                        let hex = self.text.get(self.pos + 2..self.pos + 6)?;
+                        if !hex.bytes().all(|h| h.is_ascii_hexdigit()) {
+                            return None;
+                        }
+                        let ch = char::from_u32(u32::from_str_radix(hex, 16).ok()?)?;
+                        self.pos += 4;
+                        ch
+                    }
+                    _ => return None,
+                };
+                text.push(ch);
+                self.pos += 2;
+                run = self.pos;
+                continue;
+            }
+            self.pos += 1;
+        }
+        // What may follow a quoted scalar: spaces, then a line end, a comment, `:` or a flow indicator.
+        let after = self.pos;
+        self.skip_spaces();
+        match self.peek() {
+            b'\n' | b':' | b',' | b']' | b'}' => {}
+            b'#' if self.pos > after => {}
+            _ => return None,
+        }
+        if self.peek() != b':' {
+            self.pos = after;
+        }
+        Some(Scalar {
+            text,
+            style: Style::Quoted,
+            quote: Some(char::from(q)),
+        })
+    }
+}
+
+fn scalar_node(scalar: Scalar, line: usize, column: usize) -> Node {
+    Node {
+        value: Value::Scalar(scalar),
+        line,
+        column,
+    }
+}
+
+/// The keys of one mapping so far, to find a duplicate (which the event parser must report). Small
+/// maps are scanned; longer ones keep a hash of each key, and two keys with the same hash also count
+/// as a duplicate: the event parser then reads the text, which is never wrong, only slower.
+#[derive(Default)]
+struct Keys {
+    hashes: Option<HashSet<u64>>,
+}
+
+impl Keys {
+    fn seen(&mut self, entries: &[Entry], key: &str) -> bool {
+        if entries.len() < SCAN_KEYS {
+            return entries.iter().any(|e| e.key == key);
+        }
+        let hashes = self
+            .hashes
+            .get_or_insert_with(|| entries.iter().map(|e| fnv1a(&e.key)).collect());
+        !hashes.insert(fnv1a(key))
+    }
+}
+
+/// FNV-1a, 64 bits: deterministic, and good enough for telling keys apart.
+fn fnv1a(s: &str) -> u64 {
+    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+#[cfg(test)]
+mod tests;
