@@ -7,6 +7,8 @@
 #   scripts/mutants.sh sample [N] [SEED]    a reproducible 1-in-N sample of the rule modules (10, 1)
 #   scripts/mutants.sh full [MODULE...]     every mutant, or those of the named modules (staged, rolling,
 #                                           gke, timing, selector, cel, calendar, time, placement)
+#   scripts/mutants.sh again FILE           the mutants named in FILE (e.g. a run's mutants.out/missed.txt)
+#                                           again, found by file and description wherever their line is now
 #
 # Environment: MUTANTS_TREE (the checkout to mutate; default this one), MUTANTS_OUT (results; default
 # target/mutants/<mode>), MUTANTS_BUDGET (seconds before the run is stopped; unset = no limit),
@@ -193,6 +195,19 @@ case "$mode" in
         # cargo-mutants 27.1 applies --re to every mutant but field deletions, which it always keeps: the
         # sample is the names in sample.txt plus the few field deletions of these files.
         run "$out" "1-in-$n sample (seed $seed) of the rule modules" "${file_args[@]}" "${res[@]}"
+        ;;
+    again)
+        [ -f "${1:-}" ] || usage
+        out="${MUTANTS_OUT:-$root/target/mutants/again}"
+        mkdir -p "$out"
+        select_modules $all_modules
+        # Same file and description, any line: "core/src/x.rs:12:5: replace a with b" → "core/src/x.rs:[0-9]+:[0-9]+: …".
+        sed -E 's/^([^:]+):[0-9]+:[0-9]+: (.*)$/\1\t\2/' "$1" | sort -u >"$out/wanted.txt"
+        res=()
+        while IFS=$'\t' read -r file desc; do
+            res+=(--re "^$(printf '%s' "$file" | sed 's/[][\\.+*?(){}|^$]/\\&/g'):[0-9]+:[0-9]+: $(printf '%s' "$desc" | sed 's/[][\\.+*?(){}|^$]/\\&/g')\$")
+        done <"$out/wanted.txt"
+        run "$out" "the $(wc -l <"$out/wanted.txt") mutants of $1 again" "${file_args[@]}" "${res[@]}"
         ;;
     full)
         modules="${*:-$all_modules}"
