@@ -159,7 +159,7 @@ pub fn import_and_project(text: &str, forecast: bool, samples: u32) -> usize {
         .items
         .iter()
         .map(|i| {
-            let plan = status::project(i, &Options { now, forecast });
+            let plan = status::project(i, &Options::new(now, forecast));
             plan.stages.len() + plan.end.map_or(0, |_| 1)
         })
         .sum()

@@ -24,10 +24,7 @@ pub fn run(args: &StatusArgs) -> Status {
     // The only clock read anywhere: the core takes `now` as an argument.
     let now = args.now.unwrap_or_else(system_now);
     let input = status::load(&files::sources(&inputs), &files::sources(&history));
-    let options = Options {
-        now,
-        forecast: !args.no_range,
-    };
+    let options = Options::new(now, !args.no_range);
     let plans: Vec<Plan> = input
         .items
         .iter()

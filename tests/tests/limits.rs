@@ -479,3 +479,19 @@ fn several_scenarios_export_as_one_document() {
     );
     assert!(mermaid.contains(" :x0s0c0, ") && mermaid.contains(" :x1s0c0, "));
 }
+
+/// A sequence follows at most 1,000 version events (`decode::gke::MAX_VERSION_EVENTS`): the planner's
+/// work grows with their square, and 5,000 copies of one event (found by the fuzzer) took seconds.
+/// The 1,001st is where the rest is left out.
+#[wasm_bindgen_test(unsupported = test)]
+fn version_events_are_capped() {
+    let mut text = String::from("clusters: [{name: a, fleet: projects/p, version: {controlPlane: 1.31.4-gke.1000, node: 1.31.4-gke.1000}}]\nstrategy:\n  kind: gke-rollout-sequence\n  stages: [{fleet: projects/p, soakDuration: 1d}]\n  versions:\n");
+    for _ in 0..1_500 {
+        text.push_str("    - {version: 1.31.6-gke.1100000, at: 2026-11-25T09:00:00Z}\n");
+    }
+    let (loaded, plans) = load_and_plan(&text);
+    assert_eq!(
+        said(&loaded, &plans, "too-many-versions"),
+        ["1006:7: 1,500 version events; fleetplan follows at most 1,000 per sequence (a release channel names a few a month), the rest are left out"]
+    );
+}

@@ -23,13 +23,7 @@ fn project(text: &str, now: &str) -> Plan {
         &[],
     );
     assert!(!input.items.is_empty(), "{:?}", input.diagnostics);
-    status::project(
-        &input.items[0],
-        &Options {
-            now: t(now),
-            forecast: true,
-        },
-    )
+    status::project(&input.items[0], &Options::new(t(now), true))
 }
 
 fn cluster(

@@ -42,13 +42,7 @@ fn project_with(texts: &[&str], history: &[&str], now: &str, forecast: bool) -> 
         .collect();
     let input = status::load(&sources, &past);
     assert!(!input.items.is_empty(), "{:?}", input.diagnostics);
-    status::project(
-        &input.items[0],
-        &Options {
-            now: t(now),
-            forecast,
-        },
-    )
+    status::project(&input.items[0], &Options::new(t(now), forecast))
 }
 
 const ASSUME: &str = "assumptions:\n  updateDuration: 10m\n  approvals: {delay: 1h}\n  uncertainty: {updateSpread: 0, approvalSpread: 0}\n";
@@ -608,4 +602,41 @@ fn a_plan_not_started_gets_a_range_too() {
     );
     let plain = fleetplan::plan(&fleetplan_tests::load(scenario).scenarios[0]);
     assert_eq!(plan.end, plain.end, "the same plan as `fleetplan plan`");
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn samples_drawn_in_chunks_combine_to_the_same_range() {
+    // A page draws the Monte Carlo in chunks to stay responsive: the same numbers as in one go.
+    let json = canary_updating().json();
+    let spread = "assumptions:\n  updateDuration: 10m\n  approvals: {delay: 1h}\n  uncertainty: {seed: 5, samples: 300}\n";
+    let names = ["run.json", "a.yaml"];
+    let sources = [
+        Source {
+            name: names[0],
+            text: &json,
+        },
+        Source {
+            name: names[1],
+            text: spread,
+        },
+    ];
+    let input = status::load(&sources, &[]);
+    let item = &input.items[0];
+    let now = t("2026-11-24T10:12:00Z");
+    let whole = status::project(item, &Options::new(now, true));
+    assert_eq!(status::sample_count(item), 300);
+    let mut chunks = Vec::new();
+    let mut last = None;
+    for (a, b) in [(0, 128), (128, 256), (256, 300)] {
+        let mut o = Options::new(now, true);
+        o.chunk = Some((a, b));
+        let mut p = status::project(item, &o);
+        chunks.push(p.projection.as_mut().unwrap().samples.take().unwrap());
+        last = Some(p);
+    }
+    let mut combined = last.unwrap();
+    status::combine(item, &mut combined, chunks);
+    let (w, c) = (whole.projection.unwrap(), combined.projection.unwrap());
+    assert_eq!(w.forecast, c.forecast);
+    assert_eq!(w.stages, c.stages);
 }

@@ -10,6 +10,10 @@ use crate::gke::model::{
 use crate::model::Strategy;
 use crate::source::{Node, Value};
 
+/// Versions released into one sequence that fleetplan follows: the planner's work grows with their
+/// square (each version meets every other in every stage), and 5,000 once took seconds.
+pub const MAX_VERSION_EVENTS: usize = 1_000;
+
 const ROLLOUT_SEQUENCE_KEYS: &[&str] = &[
     "kind",
     "name",
@@ -162,9 +166,23 @@ impl Reader<'_> {
 
     /// `versions: [{version, upgradeType, at}]`; a bare string is a version released at the start.
     pub(crate) fn version_events(&mut self, n: &Node, p: &Path) -> Vec<VersionEvent> {
-        let Some(items) = self.seq(n, p) else {
+        let Some(mut items) = self.seq(n, p) else {
             return Vec::new();
         };
+        if items.len() > MAX_VERSION_EVENTS {
+            let msg = format!(
+                "{} version events; fleetplan follows at most {} per sequence (a release channel names a few a month), the rest are left out",
+                crate::diag::thousands(items.len()),
+                crate::diag::thousands(MAX_VERSION_EVENTS)
+            );
+            self.error(
+                "too-many-versions",
+                msg,
+                &p.index(MAX_VERSION_EVENTS),
+                &items[MAX_VERSION_EVENTS],
+            );
+            items = &items[..MAX_VERSION_EVENTS];
+        }
         let mut out = Vec::new();
         for (i, item) in items.iter().enumerate() {
             let ip = p.index(i);

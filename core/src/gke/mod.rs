@@ -45,6 +45,31 @@ pub fn plan_fleet_sequence(scenario: &Scenario, seq: &model::FleetSequence) -> P
     assemble(scenario, setup, "gke-fleet-sequence", &seq.name, start)
 }
 
+/// A sequence planned from a live position: `adjust` may change the validated setup (clusters
+/// already on the version, durations, releases) and returns the versions already qualified
+/// ([`simulate::Seed`]), from which the simulation continues. `None` for other strategy kinds.
+pub fn plan_from(
+    scenario: &Scenario,
+    start: Time,
+    adjust: &mut dyn FnMut(&mut Setup) -> Vec<simulate::Seed>,
+) -> Option<Plan> {
+    let (mut setup, kind, name) = match &scenario.strategy {
+        crate::model::Strategy::GkeRolloutSequence(seq) => (
+            validate::rollout_sequence(scenario, seq, start),
+            "gke-rollout-sequence",
+            seq.name.clone(),
+        ),
+        crate::model::Strategy::GkeFleetSequence(seq) => (
+            validate::fleet_sequence(scenario, seq, start),
+            "gke-fleet-sequence",
+            seq.name.clone(),
+        ),
+        _ => return None,
+    };
+    let seeds = adjust(&mut setup);
+    Some(assemble_seeded(scenario, setup, kind, &name, start, &seeds))
+}
+
 fn state_name(r: &simulate::Rollout) -> &'static str {
     if r.forced {
         "FORCED_SOAKING"
@@ -55,16 +80,28 @@ fn state_name(r: &simulate::Rollout) -> &'static str {
 
 fn assemble(
     scenario: &Scenario,
+    setup: Setup,
+    kind: &'static str,
+    name: &str,
+    start: Time,
+) -> Plan {
+    assemble_seeded(scenario, setup, kind, name, start, &[])
+}
+
+fn assemble_seeded(
+    scenario: &Scenario,
     mut setup: Setup,
     kind: &'static str,
     name: &str,
     start: Time,
+    seeds: &[simulate::Seed],
 ) -> Plan {
     if !setup.plannable {
         // GKE refuses the sequence: no rollout ever runs, so none is simulated.
         setup.releases.clear();
     }
-    let mut sim = simulate::simulate(&setup, start);
+    let seeds = if setup.plannable { seeds } else { &[] };
+    let mut sim = simulate::simulate_seeded(&setup, start, seeds);
     let mut diagnostics = std::mem::take(&mut setup.diagnostics);
     let blocked =
         sim.rollouts.iter().any(|r| r.completed.is_none()) || sim.clusters.iter().any(|c| c.stuck);

@@ -114,6 +114,8 @@ pub struct ClusterRun {
 
 enum Ev {
     Release(usize),
+    /// A live projection's starting point: `seeds[i]` was qualified upstream.
+    Qualified(usize),
     Done(usize, Stream, usize),
     Forced(usize),
     SoakDone(usize),
@@ -148,7 +150,22 @@ struct Sim<'a> {
     scratch_segments: Vec<(Time, Time)>,
 }
 
+/// Where a live rollout stands: stage `stage` qualified `version` of `stream` at `at` (its soak
+/// ended, as the Rollout's status says or as projected), so the next stage may take it from then.
+#[derive(Clone, Debug)]
+pub struct Seed {
+    pub stage: usize,
+    pub stream: Stream,
+    pub version: Version,
+    pub at: Time,
+}
+
 pub fn simulate(setup: &Setup, start: Time) -> SimResult {
+    simulate_seeded(setup, start, &[])
+}
+
+/// [`simulate`] with versions already qualified by some stages (a rollout in progress).
+pub fn simulate_seeded(setup: &Setup, start: Time, seeds: &[Seed]) -> SimResult {
     // Upgrades a cluster may go through (one per released target and stream), each a bar and a wait
     // or two: the bars of one cluster fit without growing.
     let upgrades: usize = setup
@@ -213,9 +230,26 @@ pub fn simulate(setup: &Setup, start: Time) -> SimResult {
     for (i, r) in setup.releases.iter().enumerate() {
         sim.queue.push(r.at, Ev::Release(i));
     }
+    for (i, s) in seeds.iter().enumerate() {
+        sim.queue.push(s.at, Ev::Qualified(i));
+    }
     while let Some((now, ev)) = sim.queue.pop() {
         match ev {
             Ev::Release(i) => sim.release(now, i),
+            Ev::Qualified(i) => {
+                let seed = &seeds[i];
+                if seed.stage < setup.stages.len() {
+                    // Seeds name versions, not minors: the lane of every cluster.
+                    let li = sim.lane_index(seed.stage, seed.stream, None);
+                    let lane = &mut sim.lanes[seed.stage][seed.stream as usize][li];
+                    lane.qualified.push((seed.version.clone(), now));
+                    lane.last_started = Some(seed.version.clone());
+                    if seed.stage + 1 < setup.stages.len() {
+                        let next = sim.lane_index(seed.stage + 1, seed.stream, None);
+                        sim.offer(now, seed.stage + 1, seed.stream, next);
+                    }
+                }
+            }
             Ev::Done(c, stream, r) => sim.cluster_done(now, c, stream, r),
             Ev::Forced(r) => {
                 if sim.rollouts[r].soak_start.is_none() {

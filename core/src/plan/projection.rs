@@ -68,6 +68,37 @@ pub struct Projection {
     pub behind: Option<SignedDuration>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub forecast: Option<Forecast>,
+    /// The Monte Carlo's raw ends, kept only when a front end asks for a chunk of the samples, to
+    /// combine chunks into one range (`fleetplan::status::combine`).
+    #[serde(skip)]
+    pub samples: Option<SampleEnds>,
+}
+
+/// Every sample's ends: per stage (plan order of the planner's stages), per cluster when kept, and the
+/// run's. `None`: never.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SampleEnds {
+    pub stages: Vec<Vec<Option<Time>>>,
+    pub clusters: Option<Vec<Vec<Option<Time>>>>,
+    pub run: Vec<Option<Time>>,
+}
+
+impl SampleEnds {
+    /// Appends another chunk's samples (of the same plan).
+    pub fn extend(&mut self, other: SampleEnds) {
+        if self.run.is_empty() {
+            *self = other;
+            return;
+        }
+        for (a, b) in self.stages.iter_mut().zip(other.stages) {
+            a.extend(b);
+        }
+        match (&mut self.clusters, other.clusters) {
+            (Some(a), Some(b)) => a.iter_mut().zip(b).for_each(|(x, y)| x.extend(y)),
+            (a, _) => *a = None,
+        }
+        self.run.extend(other.run);
+    }
 }
 
 /// A duration that may be negative, printed `-1h5m` / `1h5m`.

@@ -7,8 +7,11 @@
 //! run stands, how durations were calibrated, and the Monte Carlo's range. The core reads no clock:
 //! `now` is passed in.
 
+pub mod chart;
 pub mod describe;
 mod forecast;
+mod gke;
+mod gke_feature;
 pub mod kubefleet;
 mod objects;
 mod rolling;
@@ -50,6 +53,7 @@ pub struct Item {
 enum ItemKind {
     Staged(Box<StagedItem>),
     Rolling(Box<rolling::PlacementStatus>),
+    Gke(Box<gke::RolloutStatus>),
     NotStarted,
 }
 
@@ -59,6 +63,70 @@ pub struct Options {
     pub now: Time,
     /// Run the Monte Carlo (the range of ends).
     pub forecast: bool,
+    /// Only samples `first..end` of the Monte Carlo, keeping their raw ends in the plan so that a
+    /// front end can draw the samples in chunks and [`combine`] them (same numbers as in one go).
+    pub chunk: Option<(u32, u32)>,
+}
+
+impl Options {
+    pub fn new(now: Time, forecast: bool) -> Options {
+        Options {
+            now,
+            forecast,
+            chunk: None,
+        }
+    }
+
+    fn forecasting(&self) -> forecast::Forecasting {
+        match (self.forecast, self.chunk) {
+            (false, _) => forecast::Forecasting::Off,
+            (true, None) => forecast::Forecasting::All,
+            (true, Some((a, b))) => forecast::Forecasting::Chunk(a, b),
+        }
+    }
+}
+
+/// How many samples the item's Monte Carlo draws in all (for drawing them in chunks).
+pub fn sample_count(item: &Item) -> u32 {
+    crate::timing::montecarlo::Settings::from(item.scenario.assumptions.uncertainty.as_ref())
+        .samples
+}
+
+/// Puts chunks' raw ends (each from a [`project`] with [`Options::chunk`], in sample order) together
+/// into `plan`'s range, as if drawn in one go. `plan` is one of those projections.
+pub fn combine(item: &Item, plan: &mut Plan, chunks: Vec<crate::plan::projection::SampleEnds>) {
+    let mut all = crate::plan::projection::SampleEnds::default();
+    for c in chunks {
+        all.extend(c);
+    }
+    let Some(p) = &mut plan.projection else {
+        return;
+    };
+    if all.run.is_empty() {
+        return;
+    }
+    let mut samples = forecast::Samples::from_ends(all);
+    samples.finish();
+    let settings =
+        crate::timing::montecarlo::Settings::from(item.scenario.assumptions.uncertainty.as_ref());
+    let observed = p
+        .calibration
+        .iter()
+        .filter(|c| c.applied && c.field.starts_with("updateDuration"))
+        .count();
+    let approvals = p
+        .calibration
+        .iter()
+        .any(|c| c.applied && c.field == "approvals.delay");
+    p.forecast = Some(forecast::summary(
+        &settings,
+        item.scenario.assumptions.uncertainty.as_ref(),
+        observed,
+        approvals,
+        &samples,
+    ));
+    p.stages = staged::bases(&plan.stages, p.now, &samples, true);
+    p.samples = None;
 }
 
 /// Reads `sources` (and `history`: earlier runs whose statuses only calibrate durations).
@@ -70,7 +138,31 @@ pub fn load(sources: &[Source], history: &[Source]) -> StatusInput {
     let mut kube: Vec<(&Node, &str)> = Vec::new();
     let mut rest: Vec<(Node, &str)> = Vec::new();
     let mut contexts: Vec<(Node, &str)> = Vec::new();
+    let mut rollouts: Vec<gke::RolloutStatus> = Vec::new();
+    let features: Vec<(&Node, &str)> = docs
+        .iter()
+        .filter(|(d, _)| gke_feature::has_state(d))
+        .map(|(d, f)| (d, *f))
+        .collect();
+    rollouts.extend(gke_feature::rollouts(&features, &mut out.diagnostics));
     for (doc, file) in &docs {
+        let listed = match &doc.value {
+            crate::source::Value::Seq(items)
+                if !items.is_empty() && items.iter().all(gke::is_rollout) =>
+            {
+                Some(items.as_slice())
+            }
+            _ if gke::is_rollout(doc) => Some(std::slice::from_ref(doc)),
+            _ => None,
+        };
+        if let Some(items) = listed {
+            rollouts.extend(
+                items
+                    .iter()
+                    .filter_map(|n| gke::read(n, file, &mut out.diagnostics)),
+            );
+            continue;
+        }
         if doc.get("apiVersion").is_some()
             || (doc.get("kind").is_some() && doc.get("status").is_some())
         {
@@ -107,6 +199,39 @@ pub fn load(sources: &[Source], history: &[Source]) -> StatusInput {
             });
         }
     }
+    for ro in rollouts {
+        // The sequence the Rollout belongs to, when the input has one with as many stages; else a
+        // sequence made from the Rollout itself.
+        let stages = |s: &Scenario| match &s.strategy {
+            crate::model::Strategy::GkeRolloutSequence(q) => Some(q.stages.len()),
+            crate::model::Strategy::GkeFleetSequence(q) => Some(q.groups.len()),
+            _ => None,
+        };
+        let found = out.items.iter().position(|i| {
+            matches!(i.kind, ItemKind::NotStarted) && stages(&i.scenario) == Some(ro.stages.len())
+        });
+        let scenario = match found {
+            Some(i) => Some(out.items.remove(i).scenario),
+            None => {
+                let s = gke::scenario(&ro, &context.get());
+                if s.is_some() {
+                    let mut d = Diagnostic::info(
+                        "rollout-alone",
+                        format!("{} is read without its sequence: one stage per Rollout stage, its memberships as clusters (their versions older than the target until it succeeded there), no maintenance windows; give the sequence and the clusters for windows and exclusions", ro.id),
+                    );
+                    d.location = Some(ro.at.clone());
+                    out.diagnostics.push(d);
+                }
+                s
+            }
+        };
+        if let Some(scenario) = scenario {
+            out.items.push(Item {
+                scenario,
+                kind: ItemKind::Gke(Box::new(ro)),
+            });
+        }
+    }
     if out.items.is_empty() && !out.has_errors() {
         out.diagnostics.push(Diagnostic::error(
             "no-status",
@@ -120,19 +245,24 @@ pub fn load(sources: &[Source], history: &[Source]) -> StatusInput {
 pub fn project(item: &Item, options: &Options) -> Plan {
     match &item.kind {
         ItemKind::Staged(s) => {
-            let mut plan = staged::project(s, &item.scenario, options.now, options.forecast);
+            let mut plan = staged::project(s, &item.scenario, options.now, options.forecasting());
             item.scenario.origin.attach(&mut plan.diagnostics);
             plan
         }
         ItemKind::Rolling(p) => match &item.scenario.strategy {
             crate::model::Strategy::KubefleetRolling(run) => {
                 let mut plan =
-                    rolling::project(p, &item.scenario, run, options.now, options.forecast);
+                    rolling::project(p, &item.scenario, run, options.now, options.forecasting());
                 item.scenario.origin.attach(&mut plan.diagnostics);
                 plan
             }
             _ => not_started(&item.scenario, options),
         },
+        ItemKind::Gke(r) => {
+            let mut plan = gke::project(r, &item.scenario, options.now, options.forecasting());
+            item.scenario.origin.attach(&mut plan.diagnostics);
+            plan
+        }
         ItemKind::NotStarted => not_started(&item.scenario, options),
     }
 }
@@ -156,16 +286,20 @@ fn not_started(scenario: &Scenario, options: &Options) -> Plan {
         baseline_end: plan.end,
         behind: None,
         forecast: None,
+        samples: None,
     });
     if options.forecast && plan.outcome != crate::plan::Outcome::Invalid {
         match &s.strategy {
             crate::model::Strategy::KubefleetStaged(run) => {
-                staged::forecast_not_started(&s, run, &mut plan)
+                staged::forecast_not_started(&s, run, &mut plan, options.forecasting())
             }
             crate::model::Strategy::KubefleetRolling(run) => {
-                rolling::forecast_not_started(&s, run, &mut plan)
+                rolling::forecast_not_started(&s, run, &mut plan, options.forecasting())
             }
-            _ => {}
+            crate::model::Strategy::GkeRolloutSequence(_)
+            | crate::model::Strategy::GkeFleetSequence(_) => {
+                gke::forecast_not_started(&s, &mut plan, options.forecasting())
+            }
         }
     }
     plan

@@ -13,10 +13,10 @@ use crate::plan::{Outcome, Plan};
 use crate::rolling::resume::{Fact, Resume};
 use crate::time::{Duration, Time};
 use crate::timing::calibrate::{Calibration, Observations, Pending, UpdateObservation};
-use crate::timing::montecarlo::{self, Settings};
+use crate::timing::montecarlo;
 use crate::timing::{Hooks, Timing};
 
-use super::forecast::{self, Samples};
+use super::forecast::{self, Forecasting, Samples};
 use super::objects::{conditions, find, meta, Condition, Object};
 
 /// A placement with the rollout status of each cluster.
@@ -118,7 +118,7 @@ pub fn project(
     scenario: &Scenario,
     run: &RollingRun,
     now: Time,
-    forecast: bool,
+    forecast: Forecasting,
 ) -> Plan {
     let mut diags = Vec::new();
     let facts = facts(p);
@@ -181,10 +181,11 @@ pub fn project(
     baseline_scenario.start = Some(first);
     let baseline = crate::rolling::plan(&baseline_scenario, run);
 
-    let settings = Settings::from(scenario.assumptions.uncertainty.as_ref());
+    let settings = forecast.settings(scenario.assumptions.uncertainty.as_ref());
     let clusters = plan.stages.first().map_or(0, |s| s.clusters.len());
     let mut samples = Samples::new(1, clusters, settings.samples as usize);
-    let ran = forecast && plan.outcome != Outcome::Invalid;
+    let ran = forecast.on() && plan.outcome != Outcome::Invalid;
+    let mut raw = None;
     if ran {
         let results = montecarlo::run(&settings, Some(&calibration), |draw| {
             let sample = crate::rolling::plan_with(
@@ -206,6 +207,7 @@ pub fn project(
         for (ends, end) in results {
             samples.push(&[end], &ends, end);
         }
+        raw = forecast.keeps_samples().then(|| samples.ends().clone());
         samples.finish();
     }
     let stages = super::staged::bases(&plan.stages, now, &samples, ran);
@@ -292,10 +294,12 @@ pub fn project(
             forecast::summary(
                 &settings,
                 scenario.assumptions.uncertainty.as_ref(),
-                Some(&calibration),
+                calibration.observed_groups(),
+                false,
                 &samples,
             )
         }),
+        samples: raw,
     });
     plan
 }
@@ -336,8 +340,13 @@ fn check(p: &PlacementStatus, now: Time, diags: &mut Vec<Diagnostic>) {
 }
 
 /// The range of a rolling update that has not started: the rolling planner redrawn per sample.
-pub fn forecast_not_started(scenario: &Scenario, run: &RollingRun, plan: &mut Plan) {
-    let settings = Settings::from(scenario.assumptions.uncertainty.as_ref());
+pub fn forecast_not_started(
+    scenario: &Scenario,
+    run: &RollingRun,
+    plan: &mut Plan,
+    forecast: Forecasting,
+) {
+    let settings = forecast.settings(scenario.assumptions.uncertainty.as_ref());
     let clusters = plan.stages.first().map_or(0, |s| s.clusters.len());
     let mut samples = Samples::new(1, clusters, settings.samples as usize);
     let results = montecarlo::run(&settings, None, |draw| {
@@ -360,6 +369,7 @@ pub fn forecast_not_started(scenario: &Scenario, run: &RollingRun, plan: &mut Pl
     for (ends, end) in results {
         samples.push(&[end], &ends, end);
     }
+    let raw = forecast.keeps_samples().then(|| samples.ends().clone());
     samples.finish();
     let now = plan.projection.as_ref().map_or(plan.start, |p| p.now);
     let stages = super::staged::bases(&plan.stages, now, &samples, true);
@@ -368,8 +378,10 @@ pub fn forecast_not_started(scenario: &Scenario, run: &RollingRun, plan: &mut Pl
         p.forecast = Some(forecast::summary(
             &settings,
             scenario.assumptions.uncertainty.as_ref(),
-            None,
+            0,
+            false,
             &samples,
         ));
+        p.samples = raw;
     }
 }

@@ -18,10 +18,10 @@ use crate::staged::init::Init;
 use crate::staged::simulate::{self, ClusterFact, Resume, ResumeStep, SimResult};
 use crate::time::{Duration, Time, MINUTE};
 use crate::timing::calibrate::{Calibration, Observations, Pending};
-use crate::timing::montecarlo::{self, Settings};
+use crate::timing::montecarlo;
 use crate::timing::Timing;
 
-use super::forecast::{self, Samples};
+use super::forecast::{self, Forecasting, Samples};
 use super::kubefleet::{ApprovalStatus, Member, RunStatus, Strategy as StrategyObject};
 use super::objects::find;
 use super::staged_facts::{self as facts, Walk};
@@ -105,7 +105,7 @@ pub fn scenario(item: &StagedItem, context: &Scenario) -> Scenario {
     }
 }
 
-pub fn project(item: &StagedItem, scenario: &Scenario, now: Time, forecast: bool) -> Plan {
+pub fn project(item: &StagedItem, scenario: &Scenario, now: Time, forecast: Forecasting) -> Plan {
     let run = &item.run;
     let mut diags: Vec<Diagnostic> = Vec::new();
     let (fleet, fleet_diags) = scenario.fleet();
@@ -260,10 +260,11 @@ pub fn project(item: &StagedItem, scenario: &Scenario, now: Time, forecast: bool
     }
 
     // The Monte Carlo over the same resumed run.
-    let settings = Settings::from(a.uncertainty.as_ref());
+    let settings = forecast.settings(a.uncertainty.as_ref());
     let cluster_count: usize = init.stages.iter().map(|s| s.members.len()).sum();
     let mut samples = Samples::new(stages.len(), cluster_count, settings.samples as usize);
-    let ran_forecast = forecast && projectable;
+    let ran_forecast = forecast.on() && projectable;
+    let mut raw = None;
     if ran_forecast {
         let stops = &a.stops;
         let results = montecarlo::run(&settings, Some(&calibration), |draw| {
@@ -287,6 +288,7 @@ pub fn project(item: &StagedItem, scenario: &Scenario, now: Time, forecast: bool
         for (i, s) in stages.iter().enumerate().take(finished) {
             samples.fix_stage(i, s.end);
         }
+        raw = forecast.keeps_samples().then(|| samples.ends().clone());
         samples.finish();
     }
 
@@ -312,7 +314,8 @@ pub fn project(item: &StagedItem, scenario: &Scenario, now: Time, forecast: bool
         forecast::summary(
             &settings,
             a.uncertainty.as_ref(),
-            Some(&calibration),
+            calibration.observed_groups(),
+            calibration.approvals_observed(),
             &samples,
         )
     });
@@ -363,6 +366,7 @@ pub fn project(item: &StagedItem, scenario: &Scenario, now: Time, forecast: bool
             baseline_end: baseline.end,
             behind,
             forecast: forecast_out,
+            samples: raw,
         }),
     }
 }
@@ -1094,13 +1098,18 @@ fn summary(
 
 /// The range of a staged run that has not started: the same simulation as `plan`, redrawn per
 /// sample. Fills `plan.projection`'s stages and forecast.
-pub fn forecast_not_started(scenario: &Scenario, run: &StagedRun, plan: &mut Plan) {
+pub fn forecast_not_started(
+    scenario: &Scenario,
+    run: &StagedRun,
+    plan: &mut Plan,
+    forecast: Forecasting,
+) {
     let start = plan.start;
     let (fleet, _) = scenario.fleet();
     let mut scratch = Vec::new();
     let init = crate::staged::init::initialize(run, &fleet, &mut scratch);
     let a = &scenario.assumptions;
-    let settings = Settings::from(a.uncertainty.as_ref());
+    let settings = forecast.settings(a.uncertainty.as_ref());
     let clusters: usize = init.stages.iter().map(|s| s.members.len()).sum();
     let mut samples = Samples::new(init.stages.len(), clusters, settings.samples as usize);
     let results = montecarlo::run(&settings, None, |draw| {
@@ -1118,6 +1127,7 @@ pub fn forecast_not_started(scenario: &Scenario, run: &StagedRun, plan: &mut Pla
     for (stage_ends, cluster_ends, end) in results {
         samples.push(&stage_ends, &cluster_ends, end);
     }
+    let raw = forecast.keeps_samples().then(|| samples.ends().clone());
     samples.finish();
     let now = plan.projection.as_ref().map_or(start, |p| p.now);
     let stages = bases(&plan.stages, now, &samples, true);
@@ -1126,8 +1136,10 @@ pub fn forecast_not_started(scenario: &Scenario, run: &StagedRun, plan: &mut Pla
         p.forecast = Some(forecast::summary(
             &settings,
             a.uncertainty.as_ref(),
-            None,
+            0,
+            false,
             &samples,
         ));
+        p.samples = raw;
     }
 }

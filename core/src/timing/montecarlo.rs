@@ -30,6 +30,9 @@ pub const DEFAULT_RECOVERY: Duration = Duration(30 * MINUTE.0);
 pub struct Settings {
     pub seed: u64,
     pub samples: u32,
+    /// The first sample's index: a front end may draw the samples in chunks (`first..first+samples`)
+    /// and combine them, with the same numbers as in one go.
+    pub first: u32,
     pub update_spread: f64,
     pub approval_spread: f64,
     pub failure_rate: f64,
@@ -43,6 +46,7 @@ impl Settings {
         Settings {
             seed: u.seed.unwrap_or(DEFAULT_SEED),
             samples: u.samples.unwrap_or(DEFAULT_SAMPLES).max(1),
+            first: 0,
             update_spread: u.update_spread.unwrap_or(DEFAULT_UPDATE_SPREAD),
             approval_spread: u.approval_spread.unwrap_or(DEFAULT_APPROVAL_SPREAD),
             failure_rate: u.failure_rate.unwrap_or(DEFAULT_FAILURE_RATE),
@@ -50,16 +54,17 @@ impl Settings {
         }
     }
 
-    /// What the samples draw, in words, for the plan (defaults marked).
+    /// What the samples draw, in words, for the plan (defaults marked): `observed` stages draw from
+    /// observed durations, approvals from observed delays when `approvals`.
     pub fn describe(
         &self,
         u: Option<&Uncertainty>,
-        calibration: Option<&Calibration>,
+        observed: usize,
+        approvals: bool,
     ) -> Vec<String> {
         let stated = |f: fn(&Uncertainty) -> bool| u.is_some_and(f);
         let mark = |s: bool| if s { "" } else { " (default)" };
         let mut out = Vec::new();
-        let observed = calibration.map_or(0, |c| c.observed_groups());
         out.push(format!(
             "update durations: {}±{:.0}% of the expected duration (triangular){}",
             if observed > 0 {
@@ -75,7 +80,7 @@ impl Settings {
         ));
         out.push(format!(
             "approval delays: {}±{:.0}% of the expected delay (triangular){}",
-            if calibration.is_some_and(|c| c.approvals_observed()) {
+            if approvals {
                 "drawn from the observed ones"
             } else {
                 ""
@@ -217,7 +222,7 @@ pub fn run<R>(
     calibration: Option<&Calibration>,
     mut one: impl FnMut(&Draw) -> R,
 ) -> Vec<R> {
-    (0..settings.samples)
+    (settings.first..settings.first.saturating_add(settings.samples))
         .map(|sample| {
             one(&Draw {
                 settings,
