@@ -1,0 +1,136 @@
+//! KubeFleet staged-run rules that mutation testing (scripts/mutants.sh, bench/mutants.md) found
+//! unguarded. Each test states the rule and its source, and fails if the rule changes.
+
+use fleetplan::plan::Plan;
+use fleetplan_tests::load_and_plan;
+use wasm_bindgen_test::wasm_bindgen_test;
+
+fn plan_of(yaml: &str) -> Plan {
+    let (loaded, mut plans) = load_and_plan(yaml);
+    assert!(
+        loaded.diagnostics.iter().all(|d| !d.is_error()),
+        "{:#?}",
+        loaded.diagnostics
+    );
+    plans.remove(0)
+}
+
+fn codes(plan: &Plan) -> Vec<&str> {
+    plan.diagnostics.iter().map(|d| d.code).collect()
+}
+
+/// One cluster updated in 3 minutes from `start`, then an after-stage TimedWait of `wait`.
+fn one_stage_with_wait(start: &str, wait: &str) -> String {
+    format!(
+        r#"
+start: {start}
+clusters:
+  - {{name: a, labels: {{env: prod}}}}
+strategy:
+  kind: kubefleet-staged
+  stages:
+    - name: prod
+      labelSelector: {{matchLabels: {{env: prod}}}}
+      afterStageTasks:
+        - {{type: TimedWait, waitTime: {wait}}}
+assumptions:
+  updateDuration: 3m
+"#
+    )
+}
+
+/// fleetplan's weekend note (docs/scenario-format.md, `wait-over-weekend`): a wait "runs over a
+/// weekend" when the half-open span [start, end) touches a Saturday or Sunday, so a wait that ends at
+/// Saturday 00:00 sharp does not, and one that ends a minute later does. The first days of the Unix
+/// epoch (Thursday 1970-01-01 is day 0 of the date arithmetic) plan like any other days.
+/// KubeFleet: the TimedWait counts from the moment the stage's last cluster succeeded (execution.go).
+#[wasm_bindgen_test(unsupported = test)]
+fn a_wait_ending_at_saturday_midnight_does_not_run_over_the_weekend() {
+    // Update Thu 23:57 → Fri 00:00; wait 24h → Sat 00:00.
+    let plan = plan_of(&one_stage_with_wait("1970-01-01T23:57:00Z", "24h"));
+    assert_eq!(
+        plan.end.map(|t| t.to_string()).as_deref(),
+        Some("1970-01-03T00:00:00Z")
+    );
+    assert!(
+        !codes(&plan).contains(&"wait-over-weekend"),
+        "{:#?}",
+        plan.diagnostics
+    );
+    assert!(
+        !codes(&plan).contains(&"updates-on-weekend"),
+        "{:#?}",
+        plan.diagnostics
+    );
+
+    // One minute more touches Saturday.
+    let plan = plan_of(&one_stage_with_wait("1970-01-01T23:57:00Z", "24h1m"));
+    assert_eq!(
+        plan.end.map(|t| t.to_string()).as_deref(),
+        Some("1970-01-03T00:01:00Z")
+    );
+    let weekend: Vec<&str> = plan
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "wait-over-weekend")
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(weekend.len(), 1, "{:#?}", plan.diagnostics);
+    assert!(
+        weekend[0].contains("1970-01-02T00:00:00Z → 1970-01-03T00:01:00Z"),
+        "{}",
+        weekend[0]
+    );
+}
+
+fn run_with_snapshot_index(index: &str) -> String {
+    format!(
+        r#"
+clusters:
+  - {{name: a, labels: {{env: prod}}}}
+strategy:
+  kind: kubefleet-staged
+  stages:
+    - name: prod
+      labelSelector: {{matchLabels: {{env: prod}}}}
+  run: {{name: run1, resourceSnapshotIndex: "{index}"}}
+"#
+    )
+}
+
+/// `spec.resourceSnapshotIndex` is optional, empty meaning the latest snapshot; otherwise the
+/// controller reads it with Go's strconv.Atoi and refuses anything that is not an integer >= 0:
+/// "invalid resource snapshot index `%s` provided, expected an integer >= 0"
+/// (pkg/controllers/updaterun/initialization.go; ../shared/reference/kubefleet.md).
+#[wasm_bindgen_test(unsupported = test)]
+fn resource_snapshot_index_is_empty_or_an_integer_of_at_least_zero() {
+    for ok in ["", "0", "3", "+5", "007"] {
+        let (loaded, plans) = load_and_plan(&run_with_snapshot_index(ok));
+        let all: Vec<_> = loaded
+            .diagnostics
+            .iter()
+            .chain(&plans[0].diagnostics)
+            .collect();
+        assert!(
+            all.iter()
+                .all(|d| d.code != "invalid-resource-snapshot-index" && !d.is_error()),
+            "{ok:?}: {all:#?}"
+        );
+    }
+    for bad in ["-1", "abc", "1.0", " 1"] {
+        let (_, plans) = load_and_plan(&run_with_snapshot_index(bad));
+        let d = plans[0]
+            .diagnostics
+            .iter()
+            .find(|d| d.code == "invalid-resource-snapshot-index")
+            .unwrap_or_else(|| panic!("{bad:?}: {:#?}", plans[0].diagnostics));
+        assert!(d.is_error());
+        assert!(
+            d.message.ends_with(&format!(
+                "invalid resource snapshot index `{bad}` provided, expected an integer >= 0"
+            )),
+            "{}",
+            d.message
+        );
+    }
+}
