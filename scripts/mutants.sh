@@ -6,7 +6,8 @@
 #   scripts/mutants.sh diff [BASE]          mutants in lines changed since the merge-base with BASE (main)
 #   scripts/mutants.sh sample [N] [SEED]    a reproducible 1-in-N sample of the rule modules (10, 1)
 #   scripts/mutants.sh full [MODULE...]     every mutant, or those of the named modules (staged, rolling,
-#                                           gke, timing, selector, cel, calendar, time, placement)
+#                                           gke, timing, selector, cel, calendar, time, placement,
+#                                           labels, admission)
 #   scripts/mutants.sh again FILE           the mutants named in FILE (e.g. a run's mutants.out/missed.txt)
 #                                           again, found by file and description wherever their line is now
 #
@@ -32,17 +33,19 @@ usage() {
 module_globs() {
     case "$1" in
         staged | rolling | gke | timing) echo "core/src/$1/**" ;;
-        cel) echo "core/src/cel.rs core/src/cel/**" ;;
-        selector | calendar | time | placement) echo "core/src/$1.rs" ;;
+        # A module of one file that may grow into a folder (placement.rs became placement/).
+        cel | placement | labels) echo "core/src/$1.rs core/src/$1/**" ;;
+        selector | calendar | time | admission) echo "core/src/$1.rs" ;;
         *) echo "mutants: unknown module '$1'" >&2 && exit 2 ;;
     esac
 }
-all_modules="staged rolling gke timing selector cel calendar time placement"
+# labels and admission hold rules that moved out of selector.rs and staged/ after the baseline.
+all_modules="staged rolling gke timing selector cel calendar time placement labels admission"
 
 # Module of a mutant name ("core/src/gke/window.rs:12:5: replace ..."), as awk code shared by the reports.
 awk_module='function module(name,  f, a) {
     f = substr(name, 1, index(name, ":") - 1)
-    if (f ~ /^core\/src\/(staged|rolling|gke|timing|cel)\//) { split(f, a, "/"); return a[3] }
+    if (f ~ /^core\/src\/[a-z_]+\//) { split(f, a, "/"); return a[3] }
     sub(/^core\/src\//, "", f); sub(/\.rs$/, "", f); return f
 }'
 
