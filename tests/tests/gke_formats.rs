@@ -186,6 +186,34 @@ strategy:
   versions: [{version: 1.32.1-gke.200, upgradeType: both}]
 "#;
 
+/// A release with one target per minor version (seed 003's 2022-R25), keys quoted as minors are.
+const PER_MINOR: &str = r#"clusters: [{name: a, fleet: dev}]
+strategy:
+  kind: gke-fleet-sequence
+  name: chain
+  groups: [{fleet: dev}]
+  versions:
+    - targets: {"1.20": 1.21.14-gke.4300, "1.22": 1.23.8-gke.1900}
+      at: 2026-11-30T00:00:00Z
+"#;
+
+#[wasm_bindgen_test(unsupported = test)]
+fn per_minor_targets_decode_in_the_order_written() {
+    let loaded = load("m.yaml", PER_MINOR);
+    assert!(loaded.diagnostics.is_empty(), "{:#?}", loaded.diagnostics);
+    let seq = fleet_seq(&loaded.scenarios[0]);
+    let targets: Vec<(&str, &str)> = seq.versions[0]
+        .targets
+        .iter()
+        .map(|t| (t.minor.as_str(), t.version.as_str()))
+        .collect();
+    assert_eq!(
+        targets,
+        [("1.20", "1.21.14-gke.4300"), ("1.22", "1.23.8-gke.1900")]
+    );
+    assert_eq!(seq.versions[0].version, "");
+}
+
 #[wasm_bindgen_test(unsupported = test)]
 fn a_fleet_sequence_decodes_every_field() {
     let loaded = load("chain.yaml", FLEET_SCENARIO);
@@ -233,6 +261,7 @@ fn both_kinds_survive_the_round_trip_through_yaml() {
         BANK_STAGE_CONFIG,
         BANK_SEQUENCE_JSON,
         FEATURES,
+        PER_MINOR,
     ] {
         let first = load("a.yaml", text).scenarios.remove(0);
         let yaml = fleetplan::yaml_out::scenario_to_yaml(&first);

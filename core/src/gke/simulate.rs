@@ -454,12 +454,15 @@ impl Sim<'_> {
                 .unwrap_or(newest),
             Stream::Node => newest,
         };
-        if self.setup.one_target
-            && key.is_some()
-            && s > 0
-            && !self.group_takes(now, s, stream, li, &pick.0)
-        {
-            return;
+        if self.setup.one_target && key.is_some() {
+            // Fleet-based: the first group runs only the targets some of its clusters need; a later
+            // group takes a version only when it is the group's own target.
+            let needed = members
+                .iter()
+                .any(|&c| self.clusters[c].version[k] < pick.0);
+            if (s == 0 && !needed) || (s > 0 && !self.group_takes(now, s, stream, li, &pick.0)) {
+                return;
+            }
         }
         if let Some(open) = self.all_held_until(now, &members, stream, &pick.0) {
             let lane = &mut self.lanes[s][k][li];
@@ -529,22 +532,55 @@ impl Sim<'_> {
         verdict.unwrap_or(earliest)
     }
 
-    /// Fleet-based, per-minor: the group takes `v` (qualified upstream for its lane's minor) only when
-    /// it is the group's own target, i.e. every cluster that needs an upgrade runs that minor.
+    /// Per-minor targets: the targets the clusters of stage `s` get from the release that made `v` the
+    /// target of minor `key` (each cluster its own minor's, when newer than what it runs), with the
+    /// clusters that get each.
+    fn own_targets(
+        &self,
+        s: usize,
+        stream: Stream,
+        key: Option<Minor>,
+        v: &Version,
+    ) -> Vec<(Version, Vec<usize>)> {
+        let k = stream as usize;
+        let Some(release) = self.setup.releases.iter().find(|r| {
+            r.streams.contains(&stream)
+                && r.targets.iter().any(|t| t.from == key && t.version == *v)
+        }) else {
+            return Vec::new();
+        };
+        let mut out: Vec<(Version, Vec<usize>)> = Vec::new();
+        for &c in &self.setup.stages[s].members {
+            if self.setup.clusters[c].excluded {
+                continue;
+            }
+            let cur = &self.clusters[c].version[k];
+            let Some(t) = release
+                .targets
+                .iter()
+                .find(|t| t.from == Some(cur.minor_key()) && t.version > *cur)
+            else {
+                continue;
+            };
+            match out.iter_mut().find(|(tv, _)| *tv == t.version) {
+                Some((_, list)) => list.push(c),
+                None => out.push((t.version.clone(), vec![c])),
+            }
+        }
+        out
+    }
+
+    /// Fleet-based, per-minor: the group takes `v` (qualified upstream) only when it is the group's
+    /// own target: its clusters that need an upgrade all get `v` from that release. Otherwise it is
+    /// not upgraded, and the plan says why (once per version).
     fn group_takes(&mut self, now: Time, s: usize, stream: Stream, li: usize, v: &Version) -> bool {
         let k = stream as usize;
         let key = self.lanes[s][k][li].key;
-        let others: Vec<usize> = self.setup.stages[s]
-            .members
-            .iter()
-            .copied()
-            .filter(|&c| !self.setup.clusters[c].excluded)
-            .filter(|&c| {
-                let cur = &self.clusters[c].version[k];
-                *cur < *v && Some(cur.minor_key()) != key
-            })
-            .collect();
-        if others.is_empty() {
+        let own = self.own_targets(s, stream, key, v);
+        if own.is_empty() {
+            return false;
+        }
+        if own.len() == 1 && own[0].0 == *v {
             return true;
         }
         if self.lanes[s][k][li].told_mismatch.contains(v) {
@@ -553,26 +589,25 @@ impl Sim<'_> {
         self.lanes[s][k][li].told_mismatch.push(v.clone());
         let stage = &self.setup.stages[s];
         let upstream = &self.setup.stages[s - 1];
-        let names: Vec<String> = others
+        let targets: Vec<String> = own
             .iter()
-            .take(5)
-            .map(|&c| {
-                format!(
-                    "{} on {}",
-                    self.setup.clusters[c].name,
-                    self.clusters[c].version[k].minor_text()
-                )
+            .map(|(tv, list)| {
+                let names: Vec<&str> = list
+                    .iter()
+                    .take(3)
+                    .map(|&c| self.setup.clusters[c].name.as_str())
+                    .collect();
+                let more = if list.len() > 3 { ", …" } else { "" };
+                format!("{tv} ({}{more})", names.join(", "))
             })
             .collect();
-        let more = if others.len() > 5 { ", …" } else { "" };
         let msg = format!(
-            "{} {v} was qualified by {} for clusters on {}, but it is not the target of {} of {}'s clusters ({}{more}): GKE auto-upgrades a group only to a version that is its own target, so {} is not upgraded. Put the groups on the same minor version (upgrade those clusters manually), or upgrade {} manually",
+            "{} {v} was qualified by {} for clusters on {}, but {}'s own target is {}: GKE auto-upgrades a group only to a version that is its own target and was qualified upstream, so {} is not upgraded. Put both groups on the same minor version (upgrade the clusters that differ manually), or upgrade {} manually",
             stream.words(),
             upstream.fleet,
             key.map(minor_text).unwrap_or_default(),
-            others.len(),
             stage.fleet,
-            names.join(", "),
+            targets.join(" and "),
             stage.fleet,
             stage.fleet
         );
@@ -1040,10 +1075,9 @@ impl Sim<'_> {
             None => "so it qualifies nothing".to_string(),
         };
         let msg = format!(
-            "{} {v}: group {} finished this target, but {} of its clusters do not run it ({}{more}): a group qualifies a version only when all its clusters ran that one target, {next}. Put the group's clusters on one minor version (upgrade the others manually) so that one target qualifies",
+            "{} {v}: group {} finished this target, but not all its clusters run it ({}{more}): a group qualifies a version only when all its clusters ran that one target, {next}. Put the group's clusters on one minor version (upgrade the others manually) so that one target qualifies",
             stream.words(),
             stage.fleet,
-            off.len(),
             shown.join(", ")
         );
         self.emit(now, "NOT_QUALIFIED", Some(s), None, msg.clone().into());
