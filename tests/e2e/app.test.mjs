@@ -958,3 +958,52 @@ test("GKE: the bank's five stages, soaks, hatched window waits, version reach; a
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test("a pasted run status: facts solid, the now-line, a range per row, where it stands; shared and embedded", async () => {
+  const status = fs.readFileSync(path.join(root, "examples", "staged-in-progress.yaml"), "utf8");
+  // The clock is fixed by ?now=: the example's facts are of 24 Nov 2026 around 10:00 UTC.
+  const now = "2026-11-24T10:12:00Z";
+  const { context, page, errors } = await newPage();
+  await openApp(page, "?now=" + encodeURIComponent(now));
+  await page.locator('[data-testid="yaml"]').fill(status);
+  const panel = page.locator('[data-testid="where-it-stands"]');
+  await panel.waitFor();
+  assert.match(await page.locator('[data-testid="live-stage"]').textContent(), /^canary \(1 of 2 stages done\)/);
+  assert.match(await page.locator('[data-testid="live-state"]').textContent(), /^running/);
+  // The plan's end (from the page's summary) is what the panel says the run ends at.
+  const end = await endTime(page);
+  assert.equal(end, "2026-11-24T10:44:49Z");
+  // The now-line sits at now on the chart's time scale: between the start marker (09:00:02, the run's
+  // first fact) and the end marker, in proportion.
+  const line = page.locator('[data-testid="now-line"]');
+  await line.waitFor();
+  const nowX = Number(await line.getAttribute("data-x"));
+  const chart = await drawn(page);
+  const start = Date.parse("2026-11-24T09:00:02Z");
+  const endMs = Date.parse(end);
+  const expected = chart.startX + ((Date.parse(now) - start) / (endMs - start)) * (chart.endX - chart.startX);
+  assert.ok(Math.abs(nowX - expected) < 1.5, `now-line at ${nowX}, expected ${expected}`);
+  // The updating cluster's bar crosses the now-line: a fact up to it, projected after.
+  const row = chart.rows.find((r) => r.label === "member-cluster-01");
+  assert.ok(row.bars[0].x < nowX && nowX < row.bars[0].x + row.bars[0].width);
+  // The range is drawn in chunks after the first paint: whiskers for the rows still ahead.
+  await page.locator('[data-testid="whisker"]').first().waitFor({ timeout: 20_000 });
+  assert.match(await page.locator('[data-testid="live-range"]').textContent(), /^P50 .*, P90 .* 1000 samples\)$/);
+  await page.screenshot({ path: path.join(out, "live-status.png") });
+
+  // The share link carries the status: another page opens it where it stands.
+  const hash = await page.evaluate(() => location.hash);
+  assert.match(hash, /^#s=1\./);
+  const shared = await newPage();
+  await openApp(shared.page, "?now=" + encodeURIComponent(now) + hash);
+  await shared.page.locator('[data-testid="where-it-stands"]').waitFor();
+  assert.match(await shared.page.locator('[data-testid="live-stage"]').textContent(), /^canary/);
+  // Embedded, the chart keeps its now-line and the panel.
+  const embed = await newPage({ viewport: { width: 700, height: 600 } });
+  await openApp(embed.page, "?embed=1&now=" + encodeURIComponent(now) + hash);
+  await embed.page.locator('[data-testid="now-line"]').waitFor();
+  await embed.page.locator('[data-testid="where-it-stands"]').waitFor();
+  await embed.page.screenshot({ path: path.join(out, "live-status-embed.png") });
+  assert.deepEqual([...errors, ...shared.errors, ...embed.errors], []);
+  await Promise.all([context.close(), shared.context.close(), embed.context.close()]);
+});

@@ -769,6 +769,7 @@ pub fn GanttChart(
                     <g inner_html=gantt::SVG_DEFS></g>
                     {backdrop}
                     <For each=rows key=|(g, i, _)| (*g, *i) children=row_view />
+                    <crate::status_view::LiveOverlay plan=plan laid=laid view=view label_w=label_w height=Signal::derive(chart_height) />
                     {move || cursor_x().map(|x| view! {
                         <line class="cursor" x1=x + label_w.get() y1=0.0 x2=x + label_w.get() y2=chart_height() />
                     })}

@@ -20,6 +20,7 @@ pub mod form;
 pub mod header;
 pub mod history;
 pub mod link;
+pub mod status_view;
 pub mod summary;
 pub mod templates;
 pub mod theme;
@@ -138,13 +139,21 @@ pub fn Planner(
     // How long the last re-plan took, ms; shown in the summary for the performance report.
     let replan_ms = StoredValue::new(0.0_f64);
 
+    // A pasted status is projected from now (status_view); anything else is planned as written.
+    let live_clock = status_view::provide_live_clock();
     let analysis = Memo::new(move |prev: Option<&Analysis>| {
         let t0 = browser::now_ms();
-        let a = committed.with(|t| analysis::analyse(t, prev));
+        let a = committed.with(|t| {
+            status_view::analyse(t, live_clock).unwrap_or_else(|| analysis::analyse(t, prev))
+        });
         replan_ms.set_value(browser::now_ms() - t0);
         a
     });
-    let plan = Signal::derive(move || analysis.with(|a| a.plan.clone()));
+    let base_plan = Signal::derive(move || analysis.with(|a| a.plan.clone()));
+    // A live plan's range arrives later, drawn in chunks between frames.
+    let ranged = RwSignal::new(None);
+    status_view::draw_ranges(base_plan, ranged);
+    let plan = Signal::derive(move || status_view::with_range(base_plan.get(), ranged));
     let stale = Signal::derive(move || analysis.with(|a| a.stale));
     provide_clock(plan, persist);
 
@@ -232,6 +241,7 @@ pub fn Planner(
         });
         // The planner lives as long as the page, so its window listeners do too.
         let _ = (keys, hash);
+        status_view::accept_drops(replace_text);
     }
 
     let banner_view = move || {
@@ -250,6 +260,7 @@ pub fn Planner(
             <div class="app app-embed">
                 {banner_view}
                 <EmbedCaption plan=plan committed=committed />
+                <status_view::WhereItStands plan=plan />
                 <GanttChart plan=plan stale=stale embed=true />
             </div>
         }
@@ -358,6 +369,7 @@ pub fn Planner(
                 </section>
                 <section class="results" aria-label="plan">
                     <Summary analysis=analysis replan_ms=replan_ms />
+                    <status_view::WhereItStands plan=plan />
                     <div class="compare-bar">
                         <button
                             data-testid="compare-toggle"

@@ -49,6 +49,13 @@ pub struct Item {
     kind: ItemKind,
 }
 
+impl Item {
+    /// Read from a status (a run, a placement, a Rollout), rather than a plan that has not started.
+    pub fn is_live(&self) -> bool {
+        !matches!(self.kind, ItemKind::NotStarted)
+    }
+}
+
 #[derive(Clone, Debug)]
 enum ItemKind {
     Staged(Box<StagedItem>),
@@ -127,6 +134,20 @@ pub fn combine(item: &Item, plan: &mut Plan, chunks: Vec<crate::plan::projection
     ));
     p.stages = staged::bases(&plan.stages, p.now, &samples, true);
     p.samples = None;
+}
+
+/// Whether `text` may hold a rollout's status (cheap, before reading it): a front end that re-plans
+/// on every edit reads with [`load`] only then.
+pub fn looks_live(text: &str) -> bool {
+    [
+        "stagesStatus",
+        "Stages Status:",
+        "placementStatuses",
+        "versionUpgrade",
+        "membershipStates",
+    ]
+    .iter()
+    .any(|k| text.contains(k))
 }
 
 /// Reads `sources` (and `history`: earlier runs whose statuses only calibrate durations).
