@@ -5,6 +5,7 @@
 //!
 //! `fleetplan-bench [--tsv FILE]`: everything (FILE gets `section kind clusters ms` lines for the wasm
 //! comparison). `fleetplan-bench yaml staged|rolling|gke N`: print a generated scenario text.
+//! `fleetplan-bench read KIND`: time only reading KIND's 10,000-cluster text.
 //! `fleetplan-bench gke N`: plan only the GKE sequence of N clusters (for a profiler).
 
 use std::fmt::Write as _;
@@ -74,10 +75,21 @@ fn main() {
             let ms = median_ms(|| plan_events(&scenario));
             println!("gke {n}: {events} events, median {ms:.1} ms");
         }
+        ["read", kind] => {
+            let text = Kind::parse(kind).unwrap_or(Kind::Gke).text(READ_CLUSTERS);
+            let ms = median_ms(|| read(&text));
+            let parse_ms = median_ms(|| fleetplan::source::parse(&text, "bench.yaml"));
+            let mb_s = |ms: f64| text.len() as f64 / 1e6 / (ms / 1e3);
+            println!(
+                "read {kind}: {ms:.1} ms, {:.1} MB/s; parse alone {parse_ms:.1} ms, {:.1} MB/s",
+                mb_s(ms),
+                mb_s(parse_ms)
+            );
+        }
         ["--tsv", file] => run(Some(file)),
         [] => run(None),
         _ => {
-            eprintln!("usage: fleetplan-bench [--tsv FILE] | yaml staged|rolling|gke N | gke N");
+            eprintln!("usage: fleetplan-bench [--tsv FILE] | yaml KIND N | read KIND | gke N  (KIND: staged, rolling, gke)");
             std::process::exit(2);
         }
     }

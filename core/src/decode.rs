@@ -87,7 +87,8 @@ pub struct Document {
     /// Top-level `versions` of a strategy-less document: GKE version events for sequences imported
     /// from GKE's own formats, which carry none (recorded under `strategy.versions`).
     pub versions: Vec<crate::gke::model::VersionEvent>,
-    /// Scenario path → where it was written; also folded into `scenario.origin`.
+    /// Scenario path → where it was written, for a document without `strategy` (which `input` merges
+    /// into other scenarios); a scenario's own paths are in `scenario.origin`.
     pub origin: Vec<(String, Location)>,
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -158,14 +159,25 @@ pub fn decode_document(doc: &Node, file: &str) -> Document {
         // `map` reported the type; say what a scenario looks like too.
         r.diags.push(Diagnostic::info("scenario-shape", "a fleetplan scenario is a mapping with `clusters`, `strategy` and `assumptions`; see docs/scenario-format.md"));
     }
-    for (path, loc) in &r.origin {
-        scenario.origin.insert(path.clone(), loc.clone());
-    }
+    // A scenario keeps its paths in its source map; only a document without `strategy` also keeps
+    // the list, which `input` merges into the scenarios built from manifests.
+    scenario.origin.reserve(r.origin.len());
+    let origin = if has_strategy {
+        for (path, loc) in r.origin.drain(..) {
+            scenario.origin.insert(path, loc);
+        }
+        Vec::new()
+    } else {
+        for (path, loc) in &r.origin {
+            scenario.origin.insert(path.clone(), loc.clone());
+        }
+        r.origin
+    };
     Document {
         scenario,
         has_strategy,
         versions,
-        origin: r.origin,
+        origin,
         diagnostics: r.diags,
     }
 }

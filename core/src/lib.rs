@@ -14,6 +14,7 @@ pub mod engine;
 pub mod examples;
 pub mod export;
 pub mod fleet;
+pub mod fnv;
 pub mod gantt;
 pub mod gke;
 pub mod input;

@@ -70,8 +70,8 @@ impl Path {
     pub fn index(&self, i: usize) -> Path {
         Path {
             prefix: self.prefix.clone(),
-            report: format!("{}[{i}]", self.report),
-            origin: format!("{}[{i}]", self.origin),
+            report: indexed(&self.report, i),
+            origin: indexed(&self.origin, i),
         }
     }
 
@@ -92,12 +92,39 @@ impl Path {
     }
 }
 
+// Paths are built for every field read (the source map records each), so by hand: one allocation
+// of the right size, no formatting machinery.
 fn join(base: &str, key: &str) -> String {
     if base.is_empty() {
-        key.to_string()
-    } else {
-        format!("{base}.{key}")
+        return key.to_string();
     }
+    let mut s = String::with_capacity(base.len() + 1 + key.len());
+    s.push_str(base);
+    s.push('.');
+    s.push_str(key);
+    s
+}
+
+/// `base[i]`.
+fn indexed(base: &str, i: usize) -> String {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut n = i;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    let digits = std::str::from_utf8(&digits[at..]).unwrap_or("0");
+    let mut s = String::with_capacity(base.len() + digits.len() + 2);
+    s.push_str(base);
+    s.push('[');
+    s.push_str(digits);
+    s.push(']');
+    s
 }
 
 /// Reads nodes of one file, collecting diagnostics and the scenario paths it saw.

@@ -748,16 +748,9 @@ impl Keys {
         }
         let hashes = self
             .hashes
-            .get_or_insert_with(|| entries.iter().map(|e| fnv1a(&e.key)).collect());
-        !hashes.insert(fnv1a(key))
+            .get_or_insert_with(|| entries.iter().map(|e| crate::fnv::hash(&e.key)).collect());
+        !hashes.insert(crate::fnv::hash(key))
     }
-}
-
-/// FNV-1a, 64 bits: deterministic, and good enough for telling keys apart.
-fn fnv1a(s: &str) -> u64 {
-    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
 }
 
 #[cfg(test)]
