@@ -227,12 +227,18 @@ pub fn simulate_seeded(setup: &Setup, start: Time, seeds: &[Seed]) -> SimResult 
             sim.emit(start, EXCLUDED_BY_FILTER, Some(c.stage), Some(i), msg);
         }
     }
+    // One event per instant: versions released together are all available before any stage picks.
     for (i, r) in setup.releases.iter().enumerate() {
-        sim.queue.push(r.at, Ev::Release(i));
+        if i == 0 || setup.releases[i - 1].at != r.at {
+            sim.queue.push(r.at, Ev::Release(i));
+        }
     }
     for (i, s) in seeds.iter().enumerate() {
         sim.queue.push(s.at, Ev::Qualified(i));
     }
+    // Paused lanes resume once everything else of their instant happened (a version qualified upstream
+    // at that very instant is among those they may take).
+    let mut resumes: Vec<(usize, Stream, usize, u32)> = Vec::new();
     while let Some((now, ev)) = sim.queue.pop() {
         match ev {
             Ev::Release(i) => sim.release(now, i),
@@ -257,7 +263,10 @@ pub fn simulate_seeded(setup: &Setup, start: Time, seeds: &[Seed]) -> SimResult 
                 }
             }
             Ev::SoakDone(r) => sim.soak_done(now, r),
-            Ev::Resume(s, stream, li, gen) => {
+            Ev::Resume(s, stream, li, gen) => resumes.push((s, stream, li, gen)),
+        }
+        if sim.queue.next_time() != Some(now) {
+            for (s, stream, li, gen) in std::mem::take(&mut resumes) {
                 let lane = &sim.lanes[s][stream as usize][li];
                 if lane.resume_gen == gen && lane.paused.is_some() && lane.busy.is_none() {
                     sim.offer(now, s, stream, li);
@@ -340,33 +349,43 @@ impl Sim<'_> {
         }
     }
 
-    fn release(&mut self, now: Time, i: usize) {
-        let r = &self.setup.releases[i];
-        for &stream in &r.streams {
-            for t in &r.targets {
-                self.released[stream as usize].push((t.from, t.version.clone(), now));
-                let msg = match t.from {
-                    None => format!(
-                        "{} becomes the release channel's auto-upgrade target for {}",
-                        t.version,
-                        stream.words()
-                    ),
-                    Some(m) => format!(
-                        "{} becomes the release channel's auto-upgrade target for {} of clusters on {}",
-                        t.version,
-                        stream.words(),
-                        minor_text(m)
-                    ),
-                };
-                self.emit(now, "VERSION_RELEASED", None, None, msg.into());
+    /// Every release at this instant (from `first` on, releases are sorted by time), then the offers.
+    fn release(&mut self, now: Time, first: usize) {
+        let setup = self.setup;
+        let together = setup.releases[first..]
+            .iter()
+            .take_while(|r| r.at == setup.releases[first].at);
+        let mut lanes: Vec<(Stream, Option<Minor>)> = Vec::new();
+        for r in together {
+            for &stream in &r.streams {
+                for t in &r.targets {
+                    self.released[stream as usize].push((t.from, t.version.clone(), now));
+                    let msg = match t.from {
+                        None => format!(
+                            "{} becomes the release channel's auto-upgrade target for {}",
+                            t.version,
+                            stream.words()
+                        ),
+                        Some(m) => format!(
+                            "{} becomes the release channel's auto-upgrade target for {} of clusters on {}",
+                            t.version,
+                            stream.words(),
+                            minor_text(m)
+                        ),
+                    };
+                    self.emit(now, "VERSION_RELEASED", None, None, msg.into());
+                    if !lanes.contains(&(stream, t.from)) {
+                        lanes.push((stream, t.from));
+                    }
+                }
             }
-            if self.setup.stages.is_empty() {
-                continue;
-            }
-            for t in &r.targets {
-                let li = self.lane_index(0, stream, t.from);
-                self.offer(now, 0, stream, li);
-            }
+        }
+        if setup.stages.is_empty() {
+            return;
+        }
+        for (stream, key) in lanes {
+            let li = self.lane_index(0, stream, key);
+            self.offer(now, 0, stream, li);
         }
     }
 

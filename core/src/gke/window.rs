@@ -297,7 +297,9 @@ impl Window {
                     by_day: Vec::new(),
                     by_month_day: Vec::new(),
                 };
-                Ok(Window::new(rule, plan_day, tod, DAILY_WINDOW))
+                // A daily window has always recurred: the block that began the evening before the
+                // plan's first day is open at its start (23:00 → open until 03:00).
+                Ok(Window::new(rule, plan_day - 1, tod, DAILY_WINDOW))
             }
             MaintenanceWindow::Recurring {
                 start,
