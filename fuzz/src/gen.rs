@@ -353,7 +353,9 @@ fn generate(r: &mut Rng, config: Config) -> String {
     let mut out = String::from("generate:\n");
     for _ in 0..n {
         let count = if r.chance(30) {
-            config.max_clusters.min(1_100_000) - r.size(1000)
+            // Both sides of the fleet cap: 1,000,000 plans, 1,000,001 is refused.
+            let near = [1_000_000, 999_999, 1_000_001, 500_000, 100_001, 100_000];
+            r.pick(&near).min(config.max_clusters)
         } else {
             r.size(config.max_clusters.min(2_000))
         };

@@ -3,7 +3,8 @@
 //! every failing input, and reports executions, the largest memory and the slowest input.
 //!
 //! `fleetplan-fuzz [--seconds N] [--cases N] [--seed S] [--out DIR] [--small]`
-//! `fleetplan-fuzz --replay SEED:INDEX` runs one case again and prints its input.
+//! `fleetplan-fuzz --replay SEED:INDEX` runs one case again and prints its input; `--input FILE` runs a
+//! given file through the same pipeline and measures it.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -31,6 +32,7 @@ struct Args {
     out: String,
     small: bool,
     replay: Option<(u64, u64)>,
+    input: Option<String>,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -41,6 +43,7 @@ fn parse_args() -> Result<Args, String> {
         out: "target/fuzz".into(),
         small: false,
         replay: None,
+        input: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -51,6 +54,7 @@ fn parse_args() -> Result<Args, String> {
             "--seed" => a.seed = value()?.parse().map_err(|e| format!("--seed: {e}"))?,
             "--out" => a.out = value()?,
             "--small" => a.small = true,
+            "--input" => a.input = Some(value()?),
             "--replay" => {
                 let v = value()?;
                 let (s, i) = v.split_once(':').ok_or("--replay SEED:INDEX")?;
@@ -151,6 +155,29 @@ fn main() {
     } else {
         Config::default()
     };
+    if let Some(path) = &args.input {
+        // One given file through the same pipeline, measured like a case.
+        let text = std::fs::read_to_string(path).unwrap_or_else(|e| {
+            eprintln!("fleetplan-fuzz: cannot read {path}: {e}");
+            std::process::exit(2)
+        });
+        let case = Case {
+            kind: "file",
+            input: Input::Text(text),
+        };
+        let base = alloc::current();
+        alloc::reset_peak();
+        let started = Instant::now();
+        let outcome = check::run(&case);
+        println!(
+            "{path}: {:.2} s, peak heap {} MiB, {} clusters, failures: {:?}",
+            started.elapsed().as_secs_f64(),
+            alloc::peak().saturating_sub(base) >> 20,
+            outcome.clusters,
+            outcome.failures
+        );
+        std::process::exit(i32::from(!outcome.failures.is_empty()));
+    }
     if let Some((seed, index)) = args.replay {
         let case = gen::case(seed, index, config);
         println!("{}", input_text(&case));
