@@ -237,7 +237,10 @@ fn check_exports(at: &str, plan: &Plan, failures: &mut Vec<String>) {
 /// streamed, as the CLI writes it), and scanned for hidden characters; reading them back whole would
 /// measure the checker's copies rather than fleetplan.
 fn produce_exports(at: &str, plan: &Plan, failures: &mut Vec<String>) {
-    let hidden = |text: &str| text.chars().any(|c| is_hidden(c) && !matches!(c, '\r' | '\n'));
+    let hidden = |text: &str| {
+        text.chars()
+            .any(|c| is_hidden(c) && !matches!(c, '\r' | '\n'))
+    };
     if hidden(&fleetplan::export::csv(plan)) || hidden(&fleetplan::export::mermaid(plan)) {
         failures.push(format!("{at}: a hidden character is written as it is"));
     }
@@ -247,7 +250,9 @@ fn produce_exports(at: &str, plan: &Plan, failures: &mut Vec<String>) {
     let view = fleetplan::gantt::View::fit(plan, 1200.0);
     let svg = fleetplan::gantt::svg(&fleetplan::gantt::layout(plan, &view), 180.0);
     if hidden(&svg) || !svg.starts_with("<svg") || !svg.ends_with("</svg>") {
-        failures.push(format!("{at} svg: not one document without hidden characters"));
+        failures.push(format!(
+            "{at} svg: not one document without hidden characters"
+        ));
     }
 }
 
