@@ -408,10 +408,13 @@ fn a_stage_still_upgrading_after_30_days_is_forced_to_soak() {
     );
 }
 
-/// The next group takes the latest version qualified upstream, capped at one minor above its control
-/// plane: prod (1.30) takes 1.31.9 first although dev qualified 1.32.1 too, then 1.32.1.
+/// Versions qualified one after the other reach the next group one after the other: prod (1.30) takes
+/// 1.31.9 when dev qualifies it, then 1.32.1 one minor above its new control plane. (The one-minor cap
+/// itself binds only when a free stage sees two minors at once: gke_boundaries.rs
+/// `the_one_minor_cap_binds_when_a_busy_stage_sees_two_minors` and gke_fidelity.rs
+/// `the_latest_version_a_paused_stage_takes_is_capped_at_one_minor`.)
 #[wasm_bindgen_test(unsupported = test)]
-fn the_next_group_takes_the_latest_qualified_version_capped_at_one_minor_above_its_control_plane() {
+fn the_next_group_takes_versions_qualified_one_after_the_other_in_turn() {
     let yaml = scenario(
         &[
             cluster("dev-1", "dev", "1.31.2-gke.100", ""),

@@ -680,7 +680,7 @@ impl Builder {
         );
         note(
             "maintenance",
-            "clusters without a window may upgrade at any time; windows written as HH:MM recur from the plan's start day".into(),
+            "clusters without a window may upgrade at any time; a daily window has always recurred (the block that began the evening before the start is open); other windows written as HH:MM recur from the plan's start day".into(),
             true,
         );
         Setup {

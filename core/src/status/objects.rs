@@ -183,10 +183,12 @@ pub fn conditions(r: &mut Reader, n: Option<&Node>, path: impl Fn() -> Path) -> 
                 },
                 _ => r.time(v, &p().index(i).field("lastTransitionTime")),
             });
-        let observed_generation = item.get("observedGeneration").and_then(|v| match v.resolve() {
-            Some(crate::source::Resolved::Int(g)) => Some(g),
-            _ => r.int(v, &p().index(i).field("observedGeneration")),
-        });
+        let observed_generation = item
+            .get("observedGeneration")
+            .and_then(|v| match v.resolve() {
+                Some(crate::source::Resolved::Int(g)) => Some(g),
+                _ => r.int(v, &p().index(i).field("observedGeneration")),
+            });
         out.push(Condition {
             kind,
             status,
