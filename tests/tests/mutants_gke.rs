@@ -2,6 +2,8 @@
 //! writing GKE's own formats. Each test states the rule and its source, and fails if the rule changes.
 
 use fleetplan::gke::export::{export, Format};
+use fleetplan::gke::window::{Rule, Window};
+use fleetplan::model::MaintenanceWindow;
 use fleetplan::model::Strategy;
 use fleetplan::{Scenario, Source};
 use wasm_bindgen_test::wasm_bindgen_test;
@@ -98,4 +100,173 @@ fn fractional_second_soaks_are_written_as_seconds() {
     };
     assert_eq!(soaks(&back), vec![1_500, 259_200_000]);
     assert_eq!(soaks(&back), soaks(&s));
+}
+
+fn t(s: &str) -> fleetplan::time::Time {
+    fleetplan::time::Time::parse(s).unwrap()
+}
+
+/// A recurring window given by its first occurrence (RFC 3339 start and end) and an RRULE.
+fn window(start: &str, end: &str, rrule: &str) -> Window {
+    let w = MaintenanceWindow::Recurring {
+        start: start.into(),
+        end: end.into(),
+        recurrence: rrule.into(),
+    };
+    Window::parse(&w, 0).unwrap_or_else(|e| panic!("{rrule}: {e:?}"))
+}
+
+/// `open → close` of the occurrence containing `at`, or else the next one.
+fn occurrence(w: &Window, at: &str) -> String {
+    let (open, close) = w.occurrence(t(at)).expect("an occurrence");
+    format!("{open} → {close}")
+}
+
+/// RFC 5545 §3.3.10: INTERVAL counts in units of FREQ from the first occurrence (DTSTART), so
+/// `FREQ=DAILY;INTERVAL=2` opens every other day, `FREQ=MONTHLY;INTERVAL=2` every other month (across
+/// a year's end too), on the first occurrence's day of the month when no BYxxx part says otherwise.
+#[wasm_bindgen_test(unsupported = test)]
+fn rrule_intervals_count_from_the_first_occurrence() {
+    let every_other_day = window(
+        "2026-11-23T22:00:00Z",
+        "2026-11-24T02:00:00Z",
+        "FREQ=DAILY;INTERVAL=2",
+    );
+    // Inside the first occurrence, then the 25th (not the 24th), then the 27th.
+    assert_eq!(
+        occurrence(&every_other_day, "2026-11-24T01:00:00Z"),
+        "2026-11-23T22:00:00Z → 2026-11-24T02:00:00Z"
+    );
+    assert_eq!(
+        occurrence(&every_other_day, "2026-11-24T09:00:00Z"),
+        "2026-11-25T22:00:00Z → 2026-11-26T02:00:00Z"
+    );
+    assert_eq!(
+        occurrence(&every_other_day, "2026-11-26T02:00:00Z"),
+        "2026-11-27T22:00:00Z → 2026-11-28T02:00:00Z"
+    );
+
+    let every_other_month = window(
+        "2027-11-15T00:00:00Z",
+        "2027-11-15T06:00:00Z",
+        "FREQ=MONTHLY;INTERVAL=2",
+    );
+    assert_eq!(
+        occurrence(&every_other_month, "2027-11-16T00:00:00Z"),
+        "2028-01-15T00:00:00Z → 2028-01-15T06:00:00Z"
+    );
+    assert_eq!(
+        occurrence(&every_other_month, "2028-01-16T00:00:00Z"),
+        "2028-03-15T00:00:00Z → 2028-03-15T06:00:00Z"
+    );
+}
+
+/// RFC 5545 §3.3.10: BYxxx parts of one rule narrow each other; its own example
+/// `FREQ=MONTHLY;BYDAY=FR;BYMONTHDAY=13` is "every Friday the 13th". After Friday 2026-11-13 the next
+/// ones are 2027-08-13 and 2028-10-13 (checked on a calendar).
+#[wasm_bindgen_test(unsupported = test)]
+fn bymonthday_and_byday_together_mean_both() {
+    let w = window(
+        "2026-11-13T00:00:00Z",
+        "2026-11-13T08:00:00Z",
+        "FREQ=MONTHLY;BYDAY=FR;BYMONTHDAY=13",
+    );
+    assert_eq!(
+        occurrence(&w, "2026-11-14T00:00:00Z"),
+        "2027-08-13T00:00:00Z → 2027-08-13T08:00:00Z"
+    );
+    assert_eq!(
+        occurrence(&w, "2027-08-14T00:00:00Z"),
+        "2028-10-13T00:00:00Z → 2028-10-13T08:00:00Z"
+    );
+}
+
+/// RFC 5545 §3.3.10: "The BYMONTHDAY rule part MUST NOT be specified when the FREQ rule part is set
+/// to WEEKLY"; with DAILY or MONTHLY it is allowed.
+#[wasm_bindgen_test(unsupported = test)]
+fn bymonthday_is_refused_with_a_weekly_rule_only() {
+    let err = Rule::parse("FREQ=WEEKLY;BYMONTHDAY=1").unwrap_err();
+    assert_eq!(
+        err,
+        "RRULE `FREQ=WEEKLY;BYMONTHDAY=1`: BYMONTHDAY cannot be used with FREQ=WEEKLY"
+    );
+    for ok in ["FREQ=DAILY;BYMONTHDAY=1", "FREQ=MONTHLY;BYMONTHDAY=1"] {
+        assert!(Rule::parse(ok).is_ok(), "{ok}");
+    }
+}
+
+/// A window's times of day are hours and minutes (GKE's `HH:MM`, UTC): a daily window at 22:30 opens
+/// at 22:30 and, being GKE's 4-hour block, closes at 02:30.
+#[wasm_bindgen_test(unsupported = test)]
+fn window_times_keep_their_minutes() {
+    let daily = MaintenanceWindow::Daily {
+        start: "22:30".into(),
+    };
+    let monday = t("2026-11-23T09:00:00Z").0.div_euclid(86_400_000);
+    let w = Window::parse(&daily, monday).unwrap();
+    assert_eq!(
+        occurrence(&w, "2026-11-23T09:00:00Z"),
+        "2026-11-23T22:30:00Z → 2026-11-24T02:30:00Z"
+    );
+    assert_eq!(&*w.label, "window daily 22:30–02:30 UTC");
+}
+
+/// RFC 5545: a WEEKLY rule without BYDAY repeats on the first occurrence's weekday; the window's
+/// label (shown on every wait bar) names that weekday.
+#[wasm_bindgen_test(unsupported = test)]
+fn a_weekly_rule_without_byday_repeats_on_the_first_days_weekday() {
+    // 2026-11-28 is a Saturday, 2026-11-25 a Wednesday.
+    let saturday = window(
+        "2026-11-28T02:00:00Z",
+        "2026-11-28T06:00:00Z",
+        "FREQ=WEEKLY",
+    );
+    assert_eq!(&*saturday.label, "window Sat 02:00–06:00 UTC");
+    assert_eq!(
+        occurrence(&saturday, "2026-11-28T07:00:00Z"),
+        "2026-12-05T02:00:00Z → 2026-12-05T06:00:00Z"
+    );
+    let wednesday = window(
+        "2026-11-25T02:00:00Z",
+        "2026-11-25T06:00:00Z",
+        "FREQ=WEEKLY",
+    );
+    assert_eq!(&*wednesday.label, "window Wed 02:00–06:00 UTC");
+}
+
+/// GKE: a maintenance policy needs "at least 48h of availability in any 32 days" (gke.md §4), and the
+/// error names the 32 days that fall short, from their first day. Saturdays 02:00–08:00 from Saturday
+/// 2026-11-28 (the plan's day): the 32 days from the 28th hold five Saturdays (28, 5, 12, 19, 26: 30h),
+/// the 32 days from Sunday the 29th only four (24h), the least any 32 days hold; so the error names
+/// 24h (written 1d, as the plan writes durations) and 2026-11-29.
+#[wasm_bindgen_test(unsupported = test)]
+fn the_availability_error_names_the_first_32_days_that_fall_short() {
+    let yaml = r#"
+start: 2026-11-28T09:00:00Z
+clusters:
+  - name: c
+    fleet: projects/dev
+    version: {controlPlane: 1.31.4-gke.1000, node: 1.31.4-gke.1000}
+    releaseChannel: REGULAR
+    maintenance: {window: {start: "02:00", end: "08:00", recurrence: "FREQ=WEEKLY;BYDAY=SA"}}
+strategy:
+  kind: gke-rollout-sequence
+  name: s
+  stages:
+    - {fleetProjects: [projects/dev], soakDuration: 1d}
+  versions:
+    - {version: 1.31.5-gke.1200000, at: 2026-11-28T09:00:00Z}
+"#;
+    let (loaded, plans) = fleetplan_tests::load_and_plan(yaml);
+    let messages: Vec<&str> = loaded
+        .diagnostics
+        .iter()
+        .chain(&plans[0].diagnostics)
+        .filter(|d| d.code == "maintenance-window-too-short")
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(
+        messages,
+        ["Maintenance policy would go longer than 32d without 48h maintenance availability. (window Sat 02:00–08:00 UTC gives 1d of availability in the 32 days from 2026-11-29; GKE counts only spans of at least 4h)"]
+    );
 }
