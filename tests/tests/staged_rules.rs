@@ -608,6 +608,32 @@ fn the_stuck_mark_names_every_cluster_over_five_minutes_first_three_then_dots() 
 }
 
 #[wasm_bindgen_test(unsupported = test)]
+fn in_a_large_stage_the_stuck_mark_names_clusters_in_stage_order_until_the_run_ends() {
+    // generateStuckClustersString lists the stage's clusters in the stage's order (by name here,
+    // no sortingLabelKey), whatever order they were written or crossed the threshold in. 3,000
+    // clusters all start at once (maxConcurrency 100%), written in reverse. Updates take 1h30m except
+    // c0000's 10m and c0001's 4m: at +5m c0001 is done, so the mark names c0000, c0002, c0003 and
+    // "...". The condition is set when a cluster crosses the threshold; c0000 finishing at +10m
+    // leaves others over it, so the run stays stuck until the last update ends the run at +1h30m.
+    let clusters: String = (0..3000)
+        .rev()
+        .map(|i| format!("  - {{name: c{i:04}}}\n"))
+        .collect();
+    let input = format!(
+        "start: 2026-11-23T09:00:00Z\nclusters:\n{clusters}strategy:\n  kind: kubefleet-staged\n  stages:\n    - name: all\n      labelSelector: {{}}\n      maxConcurrency: 100%\nassumptions:\n  updateDuration:\n    default: 1h30m\n    overrides: [{{cluster: c0000, duration: 10m}}, {{cluster: c0001, duration: 4m}}]\n"
+    );
+    expect![[r#"
+        +0m UpdateRunProgressing: The update run is making progress
+        +5m UpdateRunStuck [all/c0000]: The updateRun is stuck waiting for c0000, c0002, c0003... cluster(s) in stage all to finish updating, please check placement status for potential errors
+        +1h30m UpdateRunSucceeded: All stages are completed successfully
+    "#]]
+    .assert_eq(&events(
+        &input,
+        &["UpdateRunStuck", "UpdateRunProgressing", "UpdateRunSucceeded"],
+    ));
+}
+
+#[wasm_bindgen_test(unsupported = test)]
 fn a_failed_cluster_that_recovers_frees_its_slot_and_the_run_goes_on() {
     // b fails at +1m and recovers 10m later (+11m): the window of 2 runs a, c, d, e beside it as
     // above (e ends at +12m); the stage ends when the last of them does, +12m; f runs +12m → +15m.

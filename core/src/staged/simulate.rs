@@ -8,6 +8,7 @@
 //! binding taken over by another run (preemption) aborts the run.
 
 use std::borrow::Cow;
+use std::collections::BTreeSet;
 
 use crate::engine::EventQueue;
 use crate::model::{StopSpec, TaskSide};
@@ -88,6 +89,12 @@ struct Sim<'a> {
     stuck_message: Option<String>,
     /// The run's Progressing condition as last announced (reason, message).
     run_progress: Option<(&'static str, Cow<'static, str>)>,
+    /// Per stage, the unfinished clusters by start time that had not yet passed the stuck threshold
+    /// when last looked at, and (`over`) those that had, by their place in the stage. Clusters move
+    /// from the first to the second once, so naming the stuck clusters never rescans the stage
+    /// (a 100,000-cluster stage at 100% concurrency made that quadratic).
+    under_threshold: Vec<BTreeSet<(Time, usize)>>,
+    over_threshold: Vec<BTreeSet<usize>>,
 }
 
 pub fn simulate(
@@ -155,6 +162,8 @@ impl<'a> Sim<'a> {
             stuck_since: None,
             stuck_message: None,
             run_progress: None,
+            under_threshold: vec![BTreeSet::new(); init.stages.len()],
+            over_threshold: vec![BTreeSet::new(); init.stages.len()],
         }
     }
 
@@ -473,6 +482,7 @@ impl Sim<'_> {
             let cl = &mut self.stages[s].clusters[c];
             cl.start = Some(now);
             cl.end = Some(now.plus(d));
+            self.under_threshold[s].insert((now, c));
             self.emit(
                 now,
                 "ClusterUpdatingStarted",
@@ -521,6 +531,7 @@ impl Sim<'_> {
 
     fn cluster_done(&mut self, now: Time, s: usize, c: usize) {
         self.stages[s].clusters[c].status = ClusterStatus::Succeeded;
+        self.unwatch(s, c);
         self.in_flight -= 1;
         self.done += 1;
         self.emit(
@@ -537,17 +548,41 @@ impl Sim<'_> {
         self.maybe_unstuck(now, s);
     }
 
-    /// The clusters of stage `s` that have been updating for the stuck threshold by `now` and have not
-    /// finished (a failed cluster being retried included), in the stage's order.
-    fn stuck_names(&self, now: Time, s: usize) -> Vec<&str> {
-        self.stages[s]
-            .clusters
+    /// A cluster of stage `s` started at `at` and has not finished: it counts toward the stuck mark
+    /// once the threshold has passed.
+    pub(super) fn watch(&mut self, s: usize, c: usize, at: Time) {
+        self.under_threshold[s].insert((at, c));
+    }
+
+    /// A watched cluster finished: it no longer keeps the run stuck.
+    fn unwatch(&mut self, s: usize, c: usize) {
+        if let Some(at) = self.stages[s].clusters[c].start {
+            self.under_threshold[s].remove(&(at, c));
+        }
+        self.over_threshold[s].remove(&c);
+    }
+
+    /// Moves the clusters of stage `s` whose update has lasted the threshold by `now` to `over_threshold`.
+    fn pass_threshold(&mut self, now: Time, s: usize) {
+        while let Some(&(at, c)) = self.under_threshold[s].first() {
+            if now.since(at) < STUCK_THRESHOLD {
+                break;
+            }
+            self.under_threshold[s].pop_first();
+            self.over_threshold[s].insert(c);
+        }
+    }
+
+    /// The clusters of stage `s` that have been updating for the stuck threshold and have not
+    /// finished (a failed cluster being retried included), in the stage's order: the first four at
+    /// most, which is all the controller's message can show (three names, then "...").
+    /// Call `pass_threshold` first.
+    fn stuck_names(&self, s: usize) -> Vec<&str> {
+        let clusters = &self.stages[s].clusters;
+        self.over_threshold[s]
             .iter()
-            .filter(|cl| {
-                matches!(cl.status, ClusterStatus::NotStarted | ClusterStatus::Failed)
-                    && cl.start.is_some_and(|st| now.since(st) >= STUCK_THRESHOLD)
-            })
-            .map(|cl| cl.name.as_str())
+            .take(4)
+            .map(|&c| clusters[c].name.as_str())
             .collect()
     }
 
@@ -559,7 +594,8 @@ impl Sim<'_> {
             return;
         }
         self.stages[s].clusters[c].stuck_at = Some(now);
-        let message = stuck_message(&self.stuck_names(now, s), &self.stages[s].name);
+        self.pass_threshold(now, s);
+        let message = stuck_message(&self.stuck_names(s), &self.stages[s].name);
         // One condition per reconcile: a second cluster crossing at the same instant changes nothing.
         if self.stuck_since.is_some() && self.stuck_message.as_deref() == Some(message.as_str()) {
             return;
@@ -573,7 +609,11 @@ impl Sim<'_> {
     /// After a cluster finishes: when no cluster of the still-updating stage is over the threshold
     /// any more, the controller's next reconcile marks the run progressing again.
     fn maybe_unstuck(&mut self, now: Time, s: usize) {
-        if self.stuck_since.is_none() || !self.stuck_names(now, s).is_empty() {
+        if self.stuck_since.is_none() {
+            return;
+        }
+        self.pass_threshold(now, s);
+        if !self.over_threshold[s].is_empty() {
             return;
         }
         self.stuck_since = None;

@@ -216,6 +216,7 @@ impl Sim<'_> {
                 let cl = &mut self.stages[s].clusters[c];
                 cl.start = Some(a);
                 cl.end = Some(end);
+                self.watch(s, c, a);
                 self.in_flight += 1;
                 self.queue.push(end, Ev::Done(s, c));
                 if !delete && end.since(a) > STUCK_THRESHOLD {
@@ -225,6 +226,7 @@ impl Sim<'_> {
             }
             ClusterFact::Failed(a, at) => {
                 self.stages[s].clusters[c].start = Some(a);
+                self.watch(s, c, a);
                 self.in_flight += 1;
                 // The controller retries it; it recovers only when the assumptions say it does.
                 let back = self
