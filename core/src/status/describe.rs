@@ -159,7 +159,7 @@ fn object(lines: &[Line], file: &str, diags: &mut Vec<Diagnostic>) -> Node {
         i += 1;
         body_start = i;
     }
-    let (mut body, _) = block(&lines[body_start..], 0, "", file, diags);
+    let (mut body, _) = block(&lines[body_start..], 0, "", file, diags, 0);
     let root_line = lines.first().map_or(1, |l| l.number);
     if let Value::Map(entries) = &mut body.value {
         if !header.is_empty() {
@@ -199,10 +199,25 @@ fn block(
     parent: &str,
     file: &str,
     diags: &mut Vec<Diagnostic>,
+    depth: usize,
 ) -> (Node, usize) {
     let (line, column) = lines
         .first()
         .map_or((1, indent + 1), |l| (l.number, l.indent + 1));
+    // The same bound as the YAML reader's: every walk over the tree stays small.
+    if depth >= crate::source::MAX_DEPTH {
+        let mut d = Diagnostic::error(
+            "describe-too-deep",
+            format!("nesting deeper than {} levels", crate::source::MAX_DEPTH),
+        );
+        d.location = Some(Location {
+            file: file.into(),
+            line,
+            column,
+        });
+        diags.push(d);
+        return (scalar("", line, column), lines.len());
+    }
     let mut items: Vec<Node> = Vec::new();
     let mut entries: Vec<Entry> = Vec::new();
     let mut item_start = (line, column);
@@ -251,7 +266,14 @@ fn block(
         let node = if !value.is_empty() {
             scalar(value, l.number, vcol)
         } else if child_end > i {
-            let (child, _) = block(&lines[i..child_end], lines[i].indent, &key, file, diags);
+            let (child, _) = block(
+                &lines[i..child_end],
+                lines[i].indent,
+                &key,
+                file,
+                diags,
+                depth + 1,
+            );
             child
         } else {
             scalar("", l.number, vcol)
@@ -398,5 +420,16 @@ mod tests {
         assert!(matches!(stages.value, Value::Seq(ref s) if s.len() == 1));
         let reason = conds[0].get("reason").unwrap();
         assert_eq!((reason.line, reason.column), (11, 28));
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn deep_indentation_is_refused_not_overflowed() {
+        let mut text = String::from("Name: x\nKind: K\n");
+        for i in 0..300 {
+            text.push_str(&" ".repeat(i));
+            text.push_str("A:\n");
+        }
+        let (_, diags) = parse(&text, "deep.txt");
+        assert!(diags.iter().any(|d| d.code == "describe-too-deep"));
     }
 }
