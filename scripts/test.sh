@@ -7,6 +7,9 @@ cd "$(dirname "$0")/.."
 ./scripts/setup.sh
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 
+# ARCHITECTURE.md's "Dependencies point one way": no import circles in the core, no vocabulary module
+# importing a planner.
+python3 scripts/module-deps.py core/src
 cargo test --workspace
 # The runner (wasm-bindgen-test-runner, set in .cargo/config.toml) executes the tests in Node.
 cargo test --target wasm32-unknown-unknown -p fleetplan -p fleetplan-tests

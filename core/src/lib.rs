@@ -18,7 +18,6 @@ pub mod fnv;
 pub mod gantt;
 pub mod gke;
 pub mod input;
-pub mod jsonpos;
 pub mod labels;
 pub mod manifests;
 pub mod model;

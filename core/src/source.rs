@@ -13,6 +13,7 @@ use yaml_rust2::scanner::{Marker, ScanError, TScalarStyle};
 use crate::diag::{Cap, Diagnostic, Location};
 
 mod fast;
+mod json;
 
 /// Nesting deeper than this is refused: no real scenario or manifest comes close, and every walk over
 /// the tree (including `Drop`) is then safely bounded.
@@ -233,7 +234,7 @@ fn parse_uncapped(text: &str, file: &str) -> (Vec<Node>, Vec<Diagnostic>) {
     // Strict JSON that needs no diagnostic is read by the fast reader (`kubectl get -o json` of a
     // large run is megabytes); anything else goes through YAML, which has every message.
     if looks_like_json(text) {
-        if let Some(docs) = crate::jsonpos::parse(text) {
+        if let Some(docs) = json::parse(text) {
             return (docs, Vec::new());
         }
     }

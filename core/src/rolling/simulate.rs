@@ -43,7 +43,7 @@ pub struct Binding {
     /// What the rollout did to it, if anything.
     pub moved: Option<Action>,
     pub phases: Vec<Phase>,
-    /// Resumed from a status while rolling: when it becomes ready (`super::resume`).
+    /// Resumed from a status while rolling: when it becomes ready (the resume module sets it).
     pub ready_at: Option<Time>,
 }
 
