@@ -11,6 +11,7 @@
 //! and the cluster's start..end otherwise. Each bar carries the index of its phase's version among the
 //! plan's [`versions`], so the version, not the kind, can give it its colour.
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::ops::Range;
 
@@ -479,7 +480,7 @@ pub fn layout_untitled(plan: &Plan, view: &View) -> Chart {
                 stage: si,
                 collapsed,
             },
-            label: format!("{}{status}", stage.name),
+            label: format!("{}{status}", shown(&stage.name)),
             bars: phase_bars(&stage.phases),
         });
         y += h;
@@ -507,7 +508,7 @@ pub fn layout_untitled(plan: &Plan, view: &View) -> Chart {
                     stage: si,
                     cluster: ci,
                 },
-                label: c.name.clone(),
+                label: shown(&c.name).into_owned(),
                 bars,
             });
             y += h;
@@ -536,7 +537,7 @@ pub fn layout_untitled(plan: &Plan, view: &View) -> Chart {
                 y,
                 height: h,
                 kind: RowKind::Unstaged { cluster: Some(i) },
-                label: name.clone(),
+                label: shown(name).into_owned(),
                 bars,
             });
             y += h;
@@ -648,9 +649,26 @@ fn bar_subject<'p>(
     Some((what, cluster, phase))
 }
 
+/// Names and reasons from the input as a person sees them: a bidirectional override or zero-width
+/// character in a cluster name is written out (`\u{202e}`) rather than reordering the chart's text.
+fn shown(s: &str) -> Cow<'_, str> {
+    crate::visible::visible(s)
+}
+
+fn owned_visible(s: String) -> String {
+    match shown(&s) {
+        Cow::Borrowed(_) => s,
+        Cow::Owned(o) => o,
+    }
+}
+
 /// The tooltip of a bar of `row`: what it is, its exact times and duration, and the reason or version.
 /// Written on demand (only for rows on screen), not by [`layout`].
 pub fn title(plan: &Plan, row: &Row, bar: &Bar) -> String {
+    owned_visible(title_raw(plan, row, bar))
+}
+
+fn title_raw(plan: &Plan, row: &Row, bar: &Bar) -> String {
     let Some((what, cluster, _)) = bar_subject(plan, row, bar) else {
         return String::new();
     };
@@ -672,6 +690,10 @@ pub fn title(plan: &Plan, row: &Row, bar: &Bar) -> String {
 /// after it when the zone is not UTC), the duration rounded as [`Duration::human`] does, and why the
 /// bar waits: the approval assumption behind an approval, what a soak or TimedWait holds.
 pub fn title_in(plan: &Plan, row: &Row, bar: &Bar, zone: &Zone) -> String {
+    owned_visible(title_in_raw(plan, row, bar, zone))
+}
+
+fn title_in_raw(plan: &Plan, row: &Row, bar: &Bar, zone: &Zone) -> String {
     let Some((what, cluster, phase)) = bar_subject(plan, row, bar) else {
         return String::new();
     };
@@ -1408,6 +1430,38 @@ mod tests {
         ];
         c.reason = Some("window opens at 10:00".into());
         plan
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn hidden_characters_in_names_are_written_out_on_the_chart() {
+        // A right-to-left override in a cluster name would reorder every label after it on the
+        // page; the chart shows it as the CLI does. Plain names stay as they are.
+        let mut plan = staged_plan();
+        let plain = plan.stages[1].clusters[0].name.clone();
+        plan.stages[0].clusters[0].name = "prod\u{202e}1-dor".into();
+        plan.stages[0].name = "can\u{200b}ary".into();
+        let chart = layout(&plan, &View::fit(&plan, 1000.0));
+        let labels: Vec<&str> = chart.rows.iter().map(|r| r.label.as_str()).collect();
+        assert!(labels.contains(&"prod\\u{202e}1-dor"), "{labels:?}");
+        assert!(
+            labels.iter().any(|l| l.starts_with("can\\u{200b}ary")),
+            "{labels:?}"
+        );
+        assert!(labels.contains(&plain.as_str()));
+        assert!(labels
+            .iter()
+            .all(|l| !l.chars().any(crate::visible::is_hidden)));
+        let row = chart
+            .rows
+            .iter()
+            .find(|r| r.label.starts_with("prod"))
+            .unwrap();
+        let bar = row.bars.first().expect("the cluster has a bar");
+        let tip = title(&plan, row, bar);
+        assert!(tip.contains("prod\\u{202e}1-dor"), "{tip}");
+        assert!(!tip.chars().any(crate::visible::is_hidden), "{tip}");
+        let tip = title_in(&plan, row, bar, &Zone::utc());
+        assert!(!tip.chars().any(crate::visible::is_hidden), "{tip}");
     }
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]

@@ -53,7 +53,9 @@ fn diagnostic_item(
         || "— no line to show".to_string(),
         |(l, c)| format!("{l}:{c} show this line in the editor"),
     );
-    let subject = d.subject().map(str::to_string);
+    let subject = d
+        .subject()
+        .map(|s| fleetplan::visible::visible(s).into_owned());
     let path = d.path.clone();
     view! {
         <li class=class>
@@ -73,7 +75,7 @@ fn diagnostic_item(
             <span class="diag-sev">{word}</span>
             <span class="diag-body">
                 {subject.map(|s| view! { <strong class="diag-subject" data-testid="diag-subject">{s}</strong> })}
-                <span class="diag-msg">{d.message}</span>
+                <span class="diag-msg">{fleetplan::visible::visible(&d.message).into_owned()}</span>
                 {path.map(|p| view! { <code class="diag-path" title="field path">{p}</code> })}
                 <code class="diag-code" title="rule">{d.code}</code>
             </span>
