@@ -79,8 +79,8 @@ fn write_plan(w: &mut dyn Write, plan: &Plan, deadline: Option<Time>) -> io::Res
     }
     if let Some(b) = p.baseline_end {
         let vs = match p.behind {
-            Some(d) if d.0 .0 > 0 => format!(": {} behind", d.0),
-            Some(d) if d.0 .0 < 0 => format!(": {} ahead", Duration(-d.0 .0)),
+            Some(d) if d.0 .0 > 0 => format!(": {} behind", d.0.human()),
+            Some(d) if d.0 .0 < 0 => format!(": {} ahead", Duration(-d.0 .0).human()),
             Some(_) => ": on time".to_string(),
             None => String::new(),
         };
@@ -141,7 +141,7 @@ fn write_plan(w: &mut dyn Write, plan: &Plan, deadline: Option<Time>) -> io::Res
                 "  {what}{stage}: {} since {} ({} ago); expected to end {}",
                 wait.what,
                 wait.since,
-                ago(wait.since, p.now),
+                ago(wait.since, p.now).human(),
                 words::end(wait.until)
             )?;
             if let Some(cmd) = &wait.command {
@@ -215,14 +215,14 @@ fn write_plan(w: &mut dyn Write, plan: &Plan, deadline: Option<Time>) -> io::Res
 fn eta(plan: &Plan, p: &Projection) -> String {
     match (plan.end, p.position.state) {
         (Some(e), RunState::Succeeded) => format!("finished at {e}"),
-        (Some(e), _) => format!("{e} (in {})", in_(e, p.now)),
+        (Some(e), _) => format!("{e} (in {})", in_(e, p.now).human()),
         (None, _) => format!("never: {}", words::outcome(plan.outcome)),
     }
 }
 
 fn range(s: &Spread, now: Time, samples: usize, never: usize) -> String {
     let at = |t: Option<Time>| match t {
-        Some(t) => format!("{t} (in {})", in_(t, now)),
+        Some(t) => format!("{t} (in {})", in_(t, now).human()),
         None => "never".to_string(),
     };
     let mut out = format!(

@@ -684,3 +684,67 @@ fn a_file_past_the_input_limit_is_refused() {
     );
     let _ = std::fs::remove_file(path);
 }
+
+/// `fleetplan status --deadline T` (issue 11): exit 3 exactly when the run's P90 end is after T, so a
+/// monitoring job can alert on it; at the P90 itself the run is on time. The P90 is read from the
+/// JSON output of the same command, not written here.
+#[test]
+fn status_deadline_exits_3_only_when_the_p90_end_is_past_it() {
+    let file = repo_file("examples/staged-in-progress.yaml");
+    let now = "2026-11-24T10:12:00Z";
+    let o = run(&["status", &file, "--now", now, "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    let plan: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let p90 = plan["projection"]["forecast"]["end"]["p90"]
+        .as_str()
+        .expect("a P90 end");
+    let p90 = fleetplan::time::Time::parse(p90).expect("an RFC 3339 time");
+    let deadline = |t: fleetplan::time::Time| {
+        run(&["status", &file, "--now", now, "--deadline", &t.to_string()])
+            .status
+            .code()
+    };
+    assert_eq!(deadline(p90), Some(0));
+    assert_eq!(deadline(p90.plus(fleetplan::time::SECOND)), Some(0));
+    assert_eq!(
+        deadline(p90.plus(fleetplan::time::Duration(-1000))),
+        Some(3)
+    );
+}
+
+/// The status table is for people: the time to the ETA and to each end of the range is written the
+/// way screens show durations (two units, rounded: `32m 49s`, `15d 4h`), and it is the difference
+/// between the printed instant and `--now`.
+#[test]
+fn status_table_says_how_long_until_the_eta_in_two_units() {
+    use fleetplan::time::Time;
+    let now_text = "2026-11-24T10:12:00Z";
+    let now = Time::parse(now_text).unwrap();
+    for file in [
+        vec![repo_file("examples/staged-in-progress.yaml")],
+        vec![
+            repo_file("examples/gke-bank.yaml"),
+            repo_file("examples/gke-rollout-in-progress.json"),
+        ],
+    ] {
+        let mut args = vec!["status"];
+        args.extend(file.iter().map(String::as_str));
+        args.extend(["--now", now_text]);
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+        let out = stdout(&o);
+        let eta = out
+            .lines()
+            .find_map(|l| l.trim_start().strip_prefix("ETA"))
+            .unwrap_or_else(|| panic!("an ETA line in {out}"))
+            .trim();
+        let (at, rest) = eta.split_once(' ').expect("ETA instant (in …)");
+        let at = Time::parse(at).expect("an instant");
+        let expected = if at > now {
+            at.since(now)
+        } else {
+            fleetplan::time::Duration::ZERO
+        };
+        assert_eq!(rest, format!("(in {})", expected.human()), "{eta}");
+    }
+}
