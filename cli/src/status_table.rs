@@ -43,7 +43,7 @@ fn write_plan(w: &mut dyn Write, plan: &Plan, deadline: Option<Time>) -> io::Res
     let pos = &p.position;
     let mut g = Grid::headless(2);
     g.row(vec!["now".into(), p.now.to_string()]);
-    let mut state = state(pos.state).to_string();
+    let mut state = RunState::words(pos.state).to_string();
     if let Some(r) = &pos.reason {
         state.push_str(&format!(" ({r}"));
         if let Some(m) = pos.message.as_ref().filter(|m| !m.is_empty()) {
@@ -258,20 +258,5 @@ fn basis(b: Basis) -> &'static str {
         Basis::Fact => "done",
         Basis::Running => "running",
         Basis::Projected => "projected",
-    }
-}
-
-fn state(s: RunState) -> &'static str {
-    match s {
-        RunState::NotStarted => "not started",
-        RunState::Initialized => "initialized, not running (state Initialize)",
-        RunState::Running => "running",
-        RunState::Waiting => "waiting",
-        RunState::Stuck => "stuck",
-        RunState::Stopping => "stopping",
-        RunState::Stopped => "stopped",
-        RunState::Succeeded => "succeeded",
-        RunState::Failed => "failed",
-        RunState::Paused => "paused",
     }
 }

@@ -23,6 +23,7 @@
 //! each built-in example's JSON plan with `examples/<name>.plan.json`; `UPDATE_GOLDEN=1 cargo test`
 //! rewrites those files.
 
+pub mod damage;
 pub mod golden;
 pub mod live;
 pub mod render;
@@ -61,6 +62,18 @@ pub fn check(input_yaml: &str, expect: Expect) {
 /// Diagnostics about the whole input rather than a place in it.
 pub const WHOLE_INPUT: &[&str] = &["no-scenario", "scenario-shape"];
 
+/// True when `d` has no place, or its place is in `file` and inside `text`: a line of it, and a
+/// column on that line or just past its end.
+pub fn inside_text(file: &str, text: &str, d: &Diagnostic) -> bool {
+    let Some(l) = &d.location else { return true };
+    let mut lines = text.split('\n');
+    let count = text.split('\n').count();
+    let width = lines
+        .nth(l.line.wrapping_sub(1))
+        .map_or(0, |s| s.chars().count());
+    l.file == file && l.line >= 1 && l.line <= count && l.column >= 1 && l.column <= width + 1
+}
+
 /// Checks what the module promises: every diagnostic says something, every one from reading the text
 /// (all but those about the whole input) has a place, and every place (also of planning diagnostics,
 /// located through their field path) is inside the text: a line that exists, a column at most one past
@@ -73,18 +86,7 @@ pub fn assert_said_with_a_place(
     plans: &[Plan],
     what: &str,
 ) {
-    let lines: Vec<&str> = text.split('\n').collect();
-    let inside = |d: &Diagnostic| {
-        let Some(l) = &d.location else { return true };
-        let width = lines
-            .get(l.line.wrapping_sub(1))
-            .map_or(0, |s| s.chars().count());
-        l.file == file
-            && l.line >= 1
-            && l.line <= lines.len()
-            && l.column >= 1
-            && l.column <= width + 1
-    };
+    let inside = |d: &Diagnostic| inside_text(file, text, d);
     for d in &loaded.diagnostics {
         assert!(!d.message.is_empty(), "{what}: empty diagnostic {d:?}");
         assert!(

@@ -665,36 +665,17 @@ fn feature_mistakes_are_reported() {
 #[wasm_bindgen_test(unsupported = test)]
 fn damaged_gke_input_never_panics() {
     use fleetplan::gke::export::{export, Format};
-    let specials = [
-        '[', ']', '{', '}', ':', '-', '\'', '"', '\\', '(', ')', '=', '!', '&', '|', '\n', ' ',
-        '#', ',', 's', 'é',
-    ];
-    let mut seed: u64 = 0x6b65;
-    for text in [
+    for (i, text) in [
         BANK_STAGE_CONFIG,
         BANK_SEQUENCE_JSON,
         FEATURES,
         SCENARIO,
         FLEET_SCENARIO,
-    ] {
-        let chars: Vec<char> = text.chars().collect();
-        for round in 0..300 {
-            seed = seed
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            let pos = (seed >> 33) as usize % chars.len();
-            let special = specials[(seed >> 20) as usize % specials.len()];
-            let mut c = chars.clone();
-            match round % 4 {
-                0 => c.truncate(pos),
-                1 => c[pos] = special,
-                2 => c.insert(pos, special),
-                _ => {
-                    let len = ((seed >> 12) as usize % 30).min(c.len() - pos);
-                    c.drain(pos..pos + len);
-                }
-            }
-            let damaged: String = c.into_iter().collect();
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        for damaged in fleetplan_tests::damage::copies(text, 0x6b65 + i as u64, 300, 30) {
             let loaded = load("damaged.yaml", &damaged);
             let plans: Vec<fleetplan::Plan> =
                 loaded.scenarios.iter().map(fleetplan::plan).collect();

@@ -249,18 +249,7 @@ pub fn WhereItStands(#[prop(into)] plan: Signal<Option<Arc<Plan>>>) -> impl Into
         let z = zone.get();
         let at = move |t: Time| z.human(t);
         let pos = &pr.position;
-        let state = match pos.state {
-            RunState::NotStarted => "not started",
-            RunState::Initialized => "initialized, not running",
-            RunState::Running => "running",
-            RunState::Waiting => "waiting",
-            RunState::Stuck => "stuck",
-            RunState::Stopping => "stopping",
-            RunState::Stopped => "stopped",
-            RunState::Succeeded => "succeeded",
-            RunState::Failed => "failed",
-            RunState::Paused => "paused",
-        };
+        let state = pos.state.words();
         let in_ = |t: Time| {
             if t > pr.now {
                 Duration(t.since(pr.now).0).human()

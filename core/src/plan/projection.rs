@@ -190,6 +190,24 @@ pub enum RunState {
     Paused,
 }
 
+impl RunState {
+    /// The state in words, as the CLI's table and the browser's "where it stands" panel both say it.
+    pub fn words(self) -> &'static str {
+        match self {
+            RunState::NotStarted => "not started",
+            RunState::Initialized => "initialized, not running (state Initialize)",
+            RunState::Running => "running",
+            RunState::Waiting => "waiting",
+            RunState::Stuck => "stuck",
+            RunState::Stopping => "stopping",
+            RunState::Stopped => "stopped",
+            RunState::Succeeded => "succeeded",
+            RunState::Failed => "failed",
+            RunState::Paused => "paused",
+        }
+    }
+}
+
 /// A cluster updating now.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]

@@ -634,39 +634,11 @@ impl Sim<'_> {
             .and_then(|f| f.recovers_after)
             .map(|r| now.plus(r));
         let stage_name = self.stages[s].name.clone();
-        let cl = &mut self.stages[s].clusters[c];
-        cl.status = ClusterStatus::Failed;
-        let start = cl.start.unwrap_or(now);
-        cl.phases = vec![
-            Phase {
-                kind: PhaseKind::Updating,
-                start,
-                end: Some(now),
-                label: "updating".into(),
-                version: None,
-            },
-            Phase {
-                kind: PhaseKind::FailedRetrying,
-                start: now,
-                end: recovers,
-                label: match recovers {
-                    Some(_) => "failed; retried by the controller until it recovers".into(),
-                    None => "failed; retried by the controller, never recovers".into(),
-                },
-                version: None,
-            },
-        ];
-        cl.reason = Some(match recovers {
+        let reason = match recovers {
             Some(at) => format!("its binding failed at {now} and recovers at {at} (assumptions.failures); meanwhile the controller retries it and it holds one maxConcurrency slot"),
             None => format!("its binding failed at {now} and never recovers (assumptions.failures): the controller retries it forever; it holds one maxConcurrency slot and stage {stage_name} cannot finish"),
-        });
-        self.stages[s].phases.push(Phase {
-            kind: PhaseKind::FailedRetrying,
-            start: now,
-            end: recovers,
-            label: format!("{name} failed, retried (holds a maxConcurrency slot)").into(),
-            version: None,
-        });
+        };
+        self.show_failed(now, s, c, recovers, reason);
         self.emit(
             now,
             "NotAllWorkHaveBeenApplied",
@@ -677,6 +649,49 @@ impl Sim<'_> {
                 self.run
             ),
         );
+    }
+
+    /// A failed cluster's bars (updating until `at`, then retried until it recovers, or open-ended),
+    /// its `reason`, and the slot it holds on the stage's row; planned and read from a status alike.
+    pub(super) fn show_failed(
+        &mut self,
+        at: Time,
+        s: usize,
+        c: usize,
+        recovers: Option<Time>,
+        reason: String,
+    ) {
+        let name = self.stages[s].clusters[c].name.clone();
+        let cl = &mut self.stages[s].clusters[c];
+        cl.status = ClusterStatus::Failed;
+        let start = cl.start.unwrap_or(at);
+        cl.phases = vec![
+            Phase {
+                kind: PhaseKind::Updating,
+                start,
+                end: Some(at),
+                label: "updating".into(),
+                version: None,
+            },
+            Phase {
+                kind: PhaseKind::FailedRetrying,
+                start: at,
+                end: recovers,
+                label: match recovers {
+                    Some(_) => "failed; retried by the controller until it recovers".into(),
+                    None => "failed; retried by the controller, never recovers".into(),
+                },
+                version: None,
+            },
+        ];
+        cl.reason = Some(reason);
+        self.stages[s].phases.push(Phase {
+            kind: PhaseKind::FailedRetrying,
+            start: at,
+            end: recovers,
+            label: format!("{name} failed, retried (holds a maxConcurrency slot)").into(),
+            version: None,
+        });
     }
 
     /// Another run took over the cluster's binding (`execution.go`: the binding no longer matches

@@ -7,7 +7,7 @@
 //! at the earliest (the controller's next reconcile).
 
 use crate::model::{StopSpec, TaskSide};
-use crate::plan::{ClusterStatus, Phase, PhaseKind, StageStatus};
+use crate::plan::{ClusterStatus, PhaseKind, StageStatus};
 use crate::time::Time;
 use crate::timing::Timing;
 
@@ -249,40 +249,11 @@ impl Sim<'_> {
 
     /// A failed cluster's bars and reason as the status shows them (see `cluster_failed`).
     fn mark_failed(&mut self, at: Time, s: usize, c: usize, recovers: Option<Time>) {
-        let name = self.stages[s].clusters[c].name.clone();
-        let stage_name = self.stages[s].name.clone();
-        let cl = &mut self.stages[s].clusters[c];
-        cl.status = ClusterStatus::Failed;
-        let start = cl.start.unwrap_or(at);
-        cl.phases = vec![
-            Phase {
-                kind: PhaseKind::Updating,
-                start,
-                end: Some(at),
-                label: "updating".into(),
-                version: None,
-            },
-            Phase {
-                kind: PhaseKind::FailedRetrying,
-                start: at,
-                end: recovers,
-                label: match recovers {
-                    Some(_) => "failed; retried by the controller until it recovers".into(),
-                    None => "failed; retried by the controller, never recovers".into(),
-                },
-                version: None,
-            },
-        ];
-        cl.reason = Some(match recovers {
+        let stage_name = &self.stages[s].name;
+        let reason = match recovers {
             Some(t) => format!("its binding reports a failure since {at}; assumed to recover at {t} (assumptions.failures); the controller retries it and it holds one maxConcurrency slot"),
             None => format!("its binding reports a failure since {at}: the controller retries it until someone fixes it; it holds one maxConcurrency slot and stage {stage_name} cannot finish"),
-        });
-        self.stages[s].phases.push(Phase {
-            kind: PhaseKind::FailedRetrying,
-            start: at,
-            end: recovers,
-            label: format!("{name} failed, retried (holds a maxConcurrency slot)").into(),
-            version: None,
-        });
+        };
+        self.show_failed(at, s, c, recovers, reason);
     }
 }
