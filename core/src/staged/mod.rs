@@ -296,7 +296,8 @@ fn phase_text(p: &Phase) -> &'static str {
     }
 }
 
-fn summarize(
+/// The summary of a staged run's stages: planned, or projected from a status (`status::staged`).
+pub(crate) fn summarize(
     stages: &[crate::plan::StagePlan],
     diags: &[Diagnostic],
     start: crate::time::Time,

@@ -369,19 +369,11 @@ pub fn forecast_not_started(
     for (ends, end) in results {
         samples.push(&[end], &ends, end);
     }
-    let raw = forecast.keeps_samples().then(|| samples.ends().clone());
-    samples.finish();
-    let now = plan.projection.as_ref().map_or(plan.start, |p| p.now);
-    let stages = super::staged::bases(&plan.stages, now, &samples, true);
-    if let Some(p) = &mut plan.projection {
-        p.stages = stages;
-        p.forecast = Some(forecast::summary(
-            &settings,
-            scenario.assumptions.uncertainty.as_ref(),
-            0,
-            false,
-            &samples,
-        ));
-        p.samples = raw;
-    }
+    super::staged::record_not_started(
+        plan,
+        samples,
+        forecast,
+        &settings,
+        scenario.assumptions.uncertainty.as_ref(),
+    );
 }

@@ -11,9 +11,7 @@ use crate::plan::projection::{
     Basis, ClusterProjection, InFlight, Position, Projection, RunState, SignedDuration,
     StageProjection, Waiting, WaitingKind,
 };
-use crate::plan::{
-    AssumptionNote, Event, Outcome, Phase, PhaseKind, Plan, StagePlan, Summary, Wait,
-};
+use crate::plan::{AssumptionNote, Event, Outcome, PhaseKind, Plan, StagePlan};
 use crate::staged::init::Init;
 use crate::staged::simulate::{self, ClusterFact, Resume, ResumeStep, SimResult};
 use crate::time::{Duration, Time, MINUTE};
@@ -341,7 +339,7 @@ pub fn project(item: &StagedItem, scenario: &Scenario, now: Time, forecast: Fore
         defaulted: false,
     }];
     base_timing.notes(&mut assumptions);
-    let summary = summary(&stages, &diags, run_start, end, init.selected);
+    let summary = crate::staged::summarize(&stages, &diags, run_start, end, init.selected);
     Plan {
         kind: "kubefleet-staged",
         scenario: scenario.name.clone(),
@@ -1056,46 +1054,6 @@ fn reason(r: &str) -> &'static str {
         .unwrap_or("StatusCondition")
 }
 
-fn summary(
-    stages: &[StagePlan],
-    diags: &[Diagnostic],
-    start: Time,
-    end: Option<Time>,
-    selected: usize,
-) -> Summary {
-    let waits: Vec<Wait> = stages
-        .iter()
-        .flat_map(|s| {
-            s.phases
-                .iter()
-                .filter(|p| !matches!(p.kind, PhaseKind::Updating | PhaseKind::FailedRetrying))
-                .map(|p: &Phase| Wait {
-                    stage: s.name.clone(),
-                    kind: p.kind,
-                    label: p.label.to_string(),
-                    start: p.start,
-                    duration: p.end.map(|e| e.since(p.start)),
-                })
-        })
-        .collect();
-    let (errors, warnings) = crate::plan::problem_counts(diags);
-    Summary {
-        total_duration: end.map(|e| e.since(start)),
-        clusters: selected,
-        clusters_updated: stages
-            .iter()
-            .filter(|s| !s.delete_stage)
-            .flat_map(|s| &s.clusters)
-            .filter(|c| c.status == crate::plan::ClusterStatus::Succeeded)
-            .count(),
-        errors,
-        warnings,
-        stage_etas: crate::plan::stage_etas(stages),
-        longest_waits: crate::plan::longest_waits(waits),
-        version_reach: Vec::new(),
-    }
-}
-
 /// The range of a staged run that has not started: the same simulation as `plan`, redrawn per
 /// sample. Fills `plan.projection`'s stages and forecast.
 pub fn forecast_not_started(
@@ -1127,19 +1085,25 @@ pub fn forecast_not_started(
     for (stage_ends, cluster_ends, end) in results {
         samples.push(&stage_ends, &cluster_ends, end);
     }
+    record_not_started(plan, samples, forecast, &settings, a.uncertainty.as_ref());
+}
+
+/// A run not started: each stage's range and the run's forecast from `samples`, into
+/// `plan.projection` (staged, rolling and GKE alike).
+pub(super) fn record_not_started(
+    plan: &mut Plan,
+    mut samples: Samples,
+    forecast: Forecasting,
+    settings: &crate::timing::montecarlo::Settings,
+    uncertainty: Option<&crate::model::Uncertainty>,
+) {
     let raw = forecast.keeps_samples().then(|| samples.ends().clone());
     samples.finish();
-    let now = plan.projection.as_ref().map_or(start, |p| p.now);
+    let now = plan.projection.as_ref().map_or(plan.start, |p| p.now);
     let stages = bases(&plan.stages, now, &samples, true);
     if let Some(p) = &mut plan.projection {
         p.stages = stages;
-        p.forecast = Some(forecast::summary(
-            &settings,
-            a.uncertainty.as_ref(),
-            0,
-            false,
-            &samples,
-        ));
+        p.forecast = Some(forecast::summary(settings, uncertainty, 0, false, &samples));
         p.samples = raw;
     }
 }
