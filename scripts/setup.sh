@@ -30,6 +30,16 @@ else
     cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
 fi
 
+# wasm-split-cli splits the release bundle into lazily loaded chunks (scripts/wasm-split-hook.sh), as
+# `cargo leptos --split` does; its version must read what the `wasm_split_helpers` in Cargo.lock writes.
+WASM_SPLIT_VERSION=0.2.4
+if cargo install --list | grep -qF "wasm_split_cli_support v$WASM_SPLIT_VERSION:"; then
+    echo "setup: wasm-split-cli $WASM_SPLIT_VERSION already installed"
+else
+    # --locked builds here (about 5 minutes on 2 cores).
+    cargo install wasm_split_cli_support --version "$WASM_SPLIT_VERSION" --locked --features build-binary
+fi
+
 # Node tools of the browser app, exactly as package-lock.json pins them: playwright-core drives Chromium in
 # the end-to-end test, binaryen's wasm-opt shrinks the release wasm. Re-installed when the lockfile changes.
 if [ ! -x node_modules/.bin/playwright-core ] || [ ! -x node_modules/.bin/wasm-opt ] || [ ! -f node_modules/axe-core/axe.min.js ] \

@@ -11,11 +11,14 @@ pub struct Example {
 /// The default scenario front ends open with.
 pub const DEFAULT: &str = "staged";
 
+/// The text of the [`DEFAULT`] example, on its own: a page that opens with it needs no other example.
+pub const DEFAULT_TEXT: &str = include_str!("../../examples/staged.yaml");
+
 static EXAMPLES: &[Example] = &[
     Example {
         name: "staged",
         title: "KubeFleet docs' staging → canary → production rollout over 7 clusters",
-        text: include_str!("../../examples/staged.yaml"),
+        text: DEFAULT_TEXT,
     },
     Example {
         name: "kubefleet-manifests",

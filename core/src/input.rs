@@ -11,6 +11,7 @@ use crate::diag::{Diagnostic, Location};
 use crate::gke::import::Shape;
 use crate::gke::model::VersionEvent;
 use crate::model::{Assumptions, Cluster, ClusterGenerator, Scenario, Strategy};
+use crate::parts::{Missing, Parts};
 use crate::source::{self, Node};
 use crate::time::Time;
 
@@ -25,6 +26,9 @@ pub struct Source<'a> {
 pub struct Loaded {
     pub scenarios: Vec<Scenario>,
     pub diagnostics: Vec<Diagnostic>,
+    /// Parts the input needs that the caller of [`load_with`] lacks (then nothing past parsing was
+    /// read: ask again with them). Always empty from [`load`].
+    pub missing: Vec<Missing>,
 }
 
 impl Loaded {
@@ -42,10 +46,15 @@ pub const MAX_INPUT_BYTES: usize = 16 * 1024 * 1024;
 /// Reads every source: one scenario per fleetplan document with a `strategy`, plus one per KubeFleet
 /// update run found among the manifests. Every problem found on the way is in `diagnostics`.
 pub fn load(sources: &[Source]) -> Loaded {
+    load_with(sources, &Parts::all())
+}
+
+/// [`load`] with only the optional parts the caller has (see [`crate::parts`]).
+pub fn load_with(sources: &[Source], parts: &Parts) -> Loaded {
     if let Some(d) = too_large(sources) {
         return Loaded {
-            scenarios: Vec::new(),
             diagnostics: vec![d],
+            ..Loaded::default()
         };
     }
     let mut parsed = Vec::new();
@@ -55,15 +64,23 @@ pub fn load(sources: &[Source]) -> Loaded {
         diagnostics.extend(diags);
         parsed.extend(docs.into_iter().map(|d| (d, src.name)));
     }
-    load_documents(parsed, diagnostics)
+    load_documents_with(parsed, diagnostics, parts)
 }
 
 /// [`load`] for documents already parsed (each with the name of its source), after the
 /// diagnostics of parsing them.
 pub fn load_documents(parsed: Vec<(Node, &str)>, diagnostics: Vec<Diagnostic>) -> Loaded {
+    load_documents_with(parsed, diagnostics, &Parts::all())
+}
+
+fn load_documents_with(
+    parsed: Vec<(Node, &str)>,
+    diagnostics: Vec<Diagnostic>,
+    parts: &Parts,
+) -> Loaded {
     let mut out = Loaded {
-        scenarios: Vec::new(),
         diagnostics,
+        ..Loaded::default()
     };
     let mut manifests: Vec<(Node, &str)> = Vec::new();
     let mut gke: Vec<(Node, &str, Shape)> = Vec::new();
@@ -99,17 +116,28 @@ pub fn load_documents(parsed: Vec<(Node, &str)>, diagnostics: Vec<Diagnostic>) -
             contexts.push(decoded);
         }
     }
+    if !manifests.is_empty() && parts.manifests.is_none() {
+        out.missing.push(Missing::Manifests);
+    }
+    if !gke.is_empty() && parts.gke_import.is_none() {
+        out.missing.push(Missing::Gke);
+    }
+    if !out.missing.is_empty() {
+        // An answer without those documents would be wrong, not partial: none until they can be read.
+        out.scenarios.clear();
+        return out;
+    }
     if !manifests.is_empty() || !gke.is_empty() {
         let mut imported = Vec::new();
-        if !manifests.is_empty() {
+        if let (false, Some(import)) = (manifests.is_empty(), parts.manifests) {
             let docs: Vec<(&Node, &str)> = manifests.iter().map(|(n, f)| (n, *f)).collect();
-            let (scenarios, diags) = crate::manifests::import(&docs);
+            let (scenarios, diags) = import(&docs);
             out.diagnostics.extend(diags);
             imported.extend(scenarios);
         }
-        if !gke.is_empty() {
+        if let (false, Some(import)) = (gke.is_empty(), parts.gke_import) {
             let docs: Vec<(&Node, &str, Shape)> = gke.iter().map(|(n, f, s)| (n, *f, *s)).collect();
-            let (scenarios, diags) = crate::gke::import::import(&docs);
+            let (scenarios, diags) = import(&docs);
             out.diagnostics.extend(diags);
             imported.extend(scenarios);
         }

@@ -22,6 +22,7 @@ pub mod labels;
 pub mod manifests;
 pub mod model;
 pub mod naming;
+pub mod parts;
 pub mod placement;
 pub mod plan;
 pub mod playback;
@@ -40,19 +41,19 @@ pub mod yaml_out;
 pub mod zone;
 
 pub use diag::{Diagnostic, Location, Severity};
-pub use input::{load, Loaded, Source};
+pub use input::{load, load_with, Loaded, Source};
 pub use model::Scenario;
 pub use plan::Plan;
 
 /// Projects the rollout a scenario describes. Never panics on any scenario: problems become
 /// diagnostics, and whatever can still be computed is.
 pub fn plan(scenario: &Scenario) -> Plan {
-    let mut plan = match &scenario.strategy {
-        model::Strategy::KubefleetStaged(run) => staged::plan(scenario, run),
-        model::Strategy::KubefleetRolling(run) => rolling::plan(scenario, run),
-        model::Strategy::GkeRolloutSequence(seq) => gke::plan_rollout_sequence(scenario, seq),
-        model::Strategy::GkeFleetSequence(seq) => gke::plan_fleet_sequence(scenario, seq),
-    };
+    finish(scenario, parts::plan_kind(scenario))
+}
+
+/// What every plan gets after its kind's planner: diagnostics located and named as users write them,
+/// the time cap said, the diagnostics capped.
+fn finish(scenario: &Scenario, mut plan: Plan) -> Plan {
     scenario.origin.attach(&mut plan.diagnostics);
     naming::name_subjects(scenario, &mut plan.diagnostics);
     if plan.latest_time() >= time::MAX_TIME {

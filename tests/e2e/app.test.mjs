@@ -83,7 +83,7 @@ function apiPage() {
     import init, { plan, drawChart } from "./fleetplan-web.js";
     await init();
     const scenario = ${JSON.stringify(STAGED)};
-    const result = plan(scenario);
+    const result = await plan(scenario);
     document.getElementById("end").textContent = result.plan.end;
     document.getElementById("end").dataset.stages = result.plan.stages.map((s) => s.name).join(",");
     drawChart(document.getElementById("chart"), scenario);

@@ -1,10 +1,13 @@
 //! From scenario text to what the page shows: the core's plan and diagnostics, and whether the chart is stale.
 //!
 //! Pure and synchronous, so the editor's rule "invalid input never blanks the page" is tested natively.
-//! This module only calls `fleetplan::load` and `fleetplan::plan`; it computes no time itself.
+//! This module only calls the core's `load_with` and `plan_with`; it computes no time itself. The page
+//! plans with the parts whose code has arrived (see `kinds`); a text that needs another one says so in
+//! `missing`, and the page asks again when it is there.
 
 use std::sync::Arc;
 
+use fleetplan::parts::{Missing, Parts};
 use fleetplan::{Diagnostic, Plan, Scenario, Severity, Source};
 
 /// Name the editor's text is reported by in diagnostics.
@@ -25,6 +28,9 @@ pub struct Analysis {
     pub diagnostics: Vec<Diagnostic>,
     /// How many update runs the text describes; the page plans the first.
     pub runs: usize,
+    /// The parts of the core this text needs that have not arrived yet (then `plan` is the previous
+    /// text's, and `stale` is false: the answer is on its way, nothing is wrong).
+    pub missing: Vec<Missing>,
 }
 
 /// Cheap equality for the memo that holds it: the same plan object, not a walk over 10,000 clusters.
@@ -42,6 +48,7 @@ impl PartialEq for Analysis {
             && self.stale == other.stale
             && self.stale_reason == other.stale_reason
             && self.runs == other.runs
+            && self.missing == other.missing
             && self.diagnostics == other.diagnostics
     }
 }
@@ -60,17 +67,31 @@ impl Analysis {
 /// A scenario that loads but that the controller would refuse is still planned: the core returns what it
 /// can compute (outcome `Invalid`), which is what the user needs to see beside the errors.
 pub fn analyse(text: &str, previous: Option<&Analysis>) -> Analysis {
-    let loaded = fleetplan::load(&[Source {
-        name: SOURCE_NAME,
-        text,
-    }]);
+    analyse_with(text, previous, &Parts::all())
+}
+
+/// [`analyse`] with only the parts of the core the page has so far.
+pub fn analyse_with(text: &str, previous: Option<&Analysis>, parts: &Parts) -> Analysis {
+    let loaded = fleetplan::load_with(
+        &[Source {
+            name: SOURCE_NAME,
+            text,
+        }],
+        parts,
+    );
+    if !loaded.missing.is_empty() {
+        return waiting(previous, loaded.missing);
+    }
     let readable = !loaded.has_errors() && !loaded.scenarios.is_empty();
     let runs = loaded.scenarios.len();
     let mut diagnostics = loaded.diagnostics;
     let mut scenarios = loaded.scenarios;
     let (scenario, plan, stale) = if readable {
         let scenario = scenarios.swap_remove(0);
-        let plan = fleetplan::plan(&scenario);
+        let plan = match fleetplan::parts::plan_with(&scenario, parts) {
+            Ok(plan) => plan,
+            Err(missing) => return waiting(previous, vec![missing]),
+        };
         diagnostics.extend(plan.diagnostics.iter().cloned());
         (Some(Arc::new(scenario)), Some(Arc::new(plan)), false)
     } else {
@@ -94,6 +115,26 @@ pub fn analyse(text: &str, previous: Option<&Analysis>) -> Analysis {
         stale_reason,
         diagnostics,
         runs,
+        missing: Vec::new(),
+    }
+}
+
+/// While a part is on its way: the previous plan stays on screen as it was.
+pub fn waiting(previous: Option<&Analysis>, missing: Vec<Missing>) -> Analysis {
+    match previous {
+        Some(p) => Analysis {
+            missing,
+            ..p.clone()
+        },
+        None => Analysis {
+            scenario: None,
+            plan: None,
+            stale: false,
+            stale_reason: None,
+            diagnostics: Vec::new(),
+            runs: 0,
+            missing,
+        },
     }
 }
 

@@ -24,11 +24,27 @@ fn scenario_text(scenario: &JsValue) -> Result<String, JsValue> {
         })
 }
 
-/// Plans a scenario: `{ plan, diagnostics }`, where `plan` is `null` when the text cannot be read.
+/// Plans a scenario: a promise of `{ plan, diagnostics }`, where `plan` is `null` when the text cannot
+/// be read. A promise because the planners of every kind and the serializer are fetched on first use.
 #[wasm_bindgen(js_name = plan)]
-pub fn plan_js(scenario: JsValue) -> Result<JsValue, JsValue> {
+pub async fn plan_js(scenario: JsValue) -> Result<JsValue, JsValue> {
     let text = scenario_text(&scenario)?;
-    let a = analysis::analyse(&text, None);
+    (planner_kit().await.plan)(&text)
+}
+
+#[derive(Clone, Copy)]
+struct PlannerKit {
+    plan: fn(&str) -> Result<JsValue, JsValue>,
+}
+
+crate::on_demand! {
+    fn planner_kit() -> PlannerKit {
+        PlannerKit { plan: plan_text }
+    }
+}
+
+fn plan_text(text: &str) -> Result<JsValue, JsValue> {
+    let a = analysis::analyse(text, None);
     // Through the same pretty serializer as the JSON export: a second serializer (a `json!` value)
     // would add another copy of the whole plan's serialization code to the bundle.
     let plan = a

@@ -98,6 +98,13 @@ pub fn next_bar(chart: &Chart, at: (usize, usize), key: &str) -> Option<(usize, 
     }
 }
 
+/// The window two charts compared side by side show: from the earlier fitted start to the later
+/// fitted end.
+pub fn shared_span(a: &Plan, b: &Plan) -> (Time, Time) {
+    let (va, vb) = (View::fit(a, 1000.0), View::fit(b, 1000.0));
+    (va.start.min(vb.start), va.end.max(vb.end))
+}
+
 #[component]
 pub fn GanttChart(
     /// The plan to draw; `None` shows a placeholder.

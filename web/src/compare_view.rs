@@ -6,7 +6,6 @@
 use std::sync::Arc;
 
 use fleetplan::compare::{self, Comparison, Faster, Side};
-use fleetplan::gantt::View;
 use fleetplan::plan::Plan;
 use fleetplan::time::Time;
 use fleetplan::zone::Zone;
@@ -37,10 +36,45 @@ impl Against {
     }
 }
 
-/// The window both charts show: from the earlier fitted start to the later fitted end.
-pub fn shared_span(a: &Plan, b: &Plan) -> (Time, Time) {
-    let (va, vb) = (View::fit(a, 1000.0), View::fit(b, 1000.0));
-    (va.start.min(vb.start), va.end.max(vb.end))
+/// What the comparison needs from the page around it (see [`Comparison`]).
+#[derive(Clone, Copy)]
+pub struct CompareArgs {
+    pub plan: Signal<Option<Arc<Plan>>>,
+    pub other: Signal<Option<Arc<Plan>>>,
+    pub against: RwSignal<Against>,
+    pub has_counterpart: Signal<bool>,
+    pub committed: RwSignal<String>,
+    pub history: RwSignal<History>,
+    pub span: Signal<Option<(Time, Time)>>,
+}
+
+/// The comparison as an on-demand part: its code loads when "Compare…" is first pressed.
+#[derive(Clone, Copy)]
+pub struct CompareKit {
+    pub other_plan: fn(Option<&Scenario>, &Against) -> Option<Arc<Plan>>,
+    pub view: fn(CompareArgs) -> AnyView,
+}
+
+crate::on_demand! {
+    pub fn compare_kit() -> CompareKit {
+        CompareKit {
+            other_plan,
+            view: |a| {
+                view! {
+                    <Comparison
+                        plan=a.plan
+                        other=a.other
+                        against=a.against
+                        has_counterpart=a.has_counterpart
+                        committed=a.committed
+                        history=a.history
+                        span=a.span
+                    />
+                }
+                .into_any()
+            },
+        }
+    }
 }
 
 /// The plan to compare with; `None` when there is none (no counterpart, or the text does not load).
@@ -109,7 +143,7 @@ pub fn Comparison(
     has_counterpart: Signal<bool>,
     committed: RwSignal<String>,
     history: RwSignal<History>,
-    /// Both charts' shared window ([`shared_span`]).
+    /// Both charts' shared window ([`crate::chart::shared_span`]).
     #[prop(into)]
     span: Signal<Option<(Time, Time)>>,
 ) -> impl IntoView {

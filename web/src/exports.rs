@@ -142,6 +142,18 @@ pub fn render(
     }
 }
 
+/// The exports as an on-demand part: their code loads when the Export menu is first opened.
+#[derive(Clone, Copy)]
+pub struct ExportsKit {
+    pub download: fn(Format, &str, Option<&Plan>, &Zone) -> bool,
+}
+
+crate::on_demand! {
+    pub fn exports_kit() -> ExportsKit {
+        ExportsKit { download }
+    }
+}
+
 /// Starts the download of one export in the browser.
 pub fn download(format: Format, text: &str, plan: Option<&Plan>, zone: &Zone) -> bool {
     if format == Format::Png {

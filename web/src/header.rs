@@ -9,7 +9,8 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::clock::{self, ClockCtx};
-use crate::exports::{self, Format};
+use crate::exports::{self, ExportsKit, Format};
+use crate::on_demand::Part;
 use crate::history::History;
 use crate::theme::Theme;
 use crate::{browser, link, templates};
@@ -49,15 +50,23 @@ pub fn Header(
     let export_menu = NodeRef::<html::Details>::new();
     let new_menu = NodeRef::<html::Details>::new();
     let zone = clock::use_zone();
+    // The exporters' code is fetched when the menu first opens, so a click finds it there.
+    let exporters = Part::<ExportsKit>::new();
     let on_export = move |f: Format| {
         close(export_menu);
         let t = committed.get_untracked();
         let p = plan.get_untracked();
         let zone = zone.get_untracked();
-        let ok = exports::download(f, &t, p.as_deref(), &zone);
-        note.set(
-            (!ok).then(|| format!("{}: nothing to export until the scenario plans", f.label())),
-        );
+        let run = move |k: ExportsKit| {
+            let ok = (k.download)(f, &t, p.as_deref(), &zone);
+            note.set(
+                (!ok).then(|| format!("{}: nothing to export until the scenario plans", f.label())),
+            );
+        };
+        match exporters.now() {
+            Some(k) => run(k),
+            None => leptos::task::spawn_local(async move { run(exports::exports_kit().await) }),
+        }
     };
     let examples = fleetplan::examples::all()
         .iter()
@@ -170,7 +179,7 @@ pub fn Header(
             <button on:click=move |_| undo() disabled=move || history.with(|h| !h.can_undo()) title="undo (ctrl+z)">"Undo"</button>
             <button on:click=move |_| redo() disabled=move || history.with(|h| !h.can_redo()) title="redo (ctrl+shift+z)">"Redo"</button>
             <button class="primary" data-testid="copy-link" on:click=open_share>"Copy link"</button>
-            <details class="menu export-menu" node_ref=export_menu>
+            <details class="menu export-menu" node_ref=export_menu on:toggle=move |_| exporters.fetch(exports::exports_kit)>
                 <summary>"Export"</summary>
                 <div class="menu-items">
                     {exports}

@@ -19,31 +19,30 @@ pub mod exports;
 pub mod form;
 pub mod header;
 pub mod history;
+pub mod kinds;
 pub mod link;
+pub mod on_demand;
 pub mod status_view;
 pub mod summary;
 pub mod templates;
 pub mod theme;
+pub mod workbench;
 
 use std::sync::Arc;
 use std::time::Duration as StdDuration;
 
 use fleetplan::plan::Plan;
 use fleetplan::time::{Time, DAY};
-use fleetplan::Severity;
-use leptos::html;
 use leptos::prelude::*;
 
 use crate::analysis::Analysis;
 use crate::chart::GanttChart;
 use crate::clock::{ClockCtx, ZoneChoice};
-use crate::compare_view::Against;
-use crate::diagnostics_view::Diagnostics;
-use crate::editor::YamlEditor;
-use crate::form::ScenarioForm;
-use crate::header::Header;
 use crate::history::History;
+use crate::kinds::Kinds;
+use crate::on_demand::Part;
 use crate::summary::{EmbedCaption, Summary};
+use crate::workbench::{BenchArgs, BenchKit, BenchViews};
 
 /// Pause after the last keystroke before re-planning: long enough not to plan every key of a word, short
 /// enough to feel live.
@@ -120,6 +119,10 @@ fn provide_clock(plan: Signal<Option<Arc<Plan>>>, persist: bool) -> ClockCtx {
 }
 
 /// The planner on a given text. `persist`: mirror the text into the address bar and localStorage.
+///
+/// The chart and the summary are drawn with the main module's code alone; the editing side (the
+/// [`workbench`]) is fetched meanwhile and takes its places when it arrives, and the core's optional
+/// parts ([`kinds`]) when a text first needs one.
 #[component]
 pub fn Planner(
     initial: String,
@@ -139,14 +142,19 @@ pub fn Planner(
     // How long the last re-plan took, ms; shown in the summary for the performance report.
     let replan_ms = StoredValue::new(0.0_f64);
 
-    // A pasted status is projected from now (status_view); anything else is planned as written.
+    let kinds = Kinds::new();
+    // A pasted status is projected from now by the live part (status_view); anything else is planned as
+    // written with the parts this page has.
     let live_clock = status_view::provide_live_clock();
     let analysis = Memo::new(move |prev: Option<&Analysis>| {
+        let parts = kinds.parts();
         let t0 = browser::now_ms();
         let a = committed.with(|t| {
-            status_view::analyse(t, live_clock).unwrap_or_else(|| analysis::analyse(t, prev))
+            status_view::analyse(t, prev, live_clock)
+                .unwrap_or_else(|| analysis::analyse_with(t, prev, &parts))
         });
         replan_ms.set_value(browser::now_ms() - t0);
+        kinds.fetch(&a.missing);
         a
     });
     let base_plan = Signal::derive(move || analysis.with(|a| a.plan.clone()));
@@ -156,6 +164,29 @@ pub fn Planner(
     let plan = Signal::derive(move || status_view::with_range(base_plan.get(), ranged));
     let stale = Signal::derive(move || analysis.with(|a| a.stale));
     provide_clock(plan, persist);
+
+    let banner_view = move || {
+        banner.get().map(|b| {
+            view! {
+                <div class="banner" role="alert" data-testid="banner">
+                    <span>{b}</span>
+                    <button on:click=move |_| banner.set(None) aria-label="dismiss this message">"×"</button>
+                </div>
+            }
+        })
+    };
+
+    if embed {
+        return view! {
+            <div class="app app-embed">
+                {banner_view}
+                <EmbedCaption plan=plan committed=committed />
+                <status_view::WhereItStands plan=plan />
+                <GanttChart plan=plan stale=stale embed=true />
+            </div>
+        }
+        .into_any();
+    }
 
     // Commits a text now: records it for undo and lets the plan follow.
     let commit = move |t: String| {
@@ -168,7 +199,7 @@ pub fn Planner(
             committed.set(t);
         }
     };
-    let schedule = move || {
+    let schedule = move |()| {
         if let Some(h) = pending.get_value() {
             h.clear();
         }
@@ -195,212 +226,63 @@ pub fn Planner(
             committed.set(t);
         }
     };
-    let undo = move || step(true);
-    let redo = move || step(false);
 
-    // Mirror committed edits into the address bar and localStorage. The opening text is not written
-    // back: opening a broken link must not overwrite the user's autosaved work with the example.
-    Effect::new(move |first: Option<()>| {
-        let t = committed.get();
-        if first.is_none() || !persist {
-            return;
-        }
-        browser::storage_set(link::AUTOSAVE_KEY, &t);
-        let fragment = link::fragment_for(&t);
-        browser::replace_fragment(if fragment.len() <= link::MIRROR_LIMIT {
-            &fragment
-        } else {
-            ""
-        });
-    });
+    // A status saved from kubectl, dropped anywhere on the page, replaces the text.
+    status_view::accept_drops(replace_text);
 
-    if !embed {
-        let keys = window_event_listener(leptos::ev::keydown, move |ev| {
-            let ctrl = ev.ctrl_key() || ev.meta_key();
-            let key = ev.key().to_lowercase();
-            if ctrl && key == "z" {
-                ev.prevent_default();
-                if ev.shift_key() {
-                    redo();
-                } else {
-                    undo();
-                }
-            } else if ctrl && key == "y" {
-                ev.prevent_default();
-                redo();
-            }
-        });
-        // Someone pasted another share link into the address bar of this tab.
-        let hash = window_event_listener(leptos::ev::hashchange, move |_| {
-            let (_, hash) = browser::location_parts();
-            if link::fragment_payload(&hash).is_some() {
-                let o = link::opening(&hash, None);
-                let _ = banner.try_set(o.banner);
-                replace_text(o.text);
-            }
-        });
-        // The planner lives as long as the page, so its window listeners do too.
-        let _ = (keys, hash);
-        status_view::accept_drops(replace_text);
-    }
-
-    let banner_view = move || {
-        banner.get().map(|b| {
-            view! {
-                <div class="banner" role="alert" data-testid="banner">
-                    <span>{b}</span>
-                    <button on:click=move |_| banner.set(None) aria-label="dismiss this message">"×"</button>
-                </div>
-            }
-        })
-    };
-
-    if embed {
-        return view! {
-            <div class="app app-embed">
-                {banner_view}
-                <EmbedCaption plan=plan committed=committed />
-                <status_view::WhereItStands plan=plan />
-                <GanttChart plan=plan stale=stale embed=true />
-            </div>
-        }
-        .into_any();
-    }
-
-    // Side by side with another plan on one time axis.
-    let compare_on = RwSignal::new(false);
-    let against = RwSignal::new(Against::Counterpart);
-    let has_counterpart = Memo::new(move |_| {
-        analysis.with(|a| {
-            a.scenario.as_deref().is_some_and(|s| {
-                matches!(
-                    s.strategy,
-                    fleetplan::model::Strategy::KubefleetStaged(_)
-                        | fleetplan::model::Strategy::KubefleetRolling(_)
-                )
-            })
-        })
-    });
-
-    let textarea = NodeRef::<html::Textarea>::new();
-    // The editor's tabs: the YAML text (the default, and where diagnostics point) or the form.
-    let form_tab = RwSignal::new(false);
-    let scenario = Signal::derive(move || analysis.with(|a| a.scenario.clone()));
-    let diagnostics = Memo::new(move |_| Arc::new(analysis.with(|a| a.diagnostics.clone())));
-    // The other plan is planned only while the comparison is shown; both charts then share one window.
-    let other: Memo<Option<Arc<Plan>>> = Memo::new(move |_| {
-        if !compare_on.get() {
-            return None;
-        }
-        let s = analysis.with(|a| a.scenario.clone());
-        against.with(|b| compare_view::other_plan(s.as_deref(), b))
-    });
+    // The plan compared with (the workbench's comparison sets it); both charts then share one window.
+    let other: RwSignal<Option<Arc<Plan>>> = RwSignal::new(None);
     let span = Memo::new(move |_| {
-        plan.with(|a| other.with(|b| Some(compare_view::shared_span(a.as_ref()?, b.as_ref()?))))
+        plan.with(|a| other.with(|b| Some(chart::shared_span(a.as_ref()?, b.as_ref()?))))
     });
-    // The editor's marks: every located diagnostic's line, and the line a click on one selected.
-    let marks = Memo::new(move |_| {
-        analysis.with(|a| {
-            a.diagnostics
-                .iter()
-                .filter_map(|d| {
-                    let l = d.location.as_ref()?;
-                    (l.file == analysis::SOURCE_NAME).then_some((l.line, d.severity))
-                })
-                .collect::<Vec<_>>()
-        })
-    });
-    let focused_line = RwSignal::new(None::<usize>);
-    let select_line = move |line: usize| {
-        let Some(el) = textarea.get_untracked() else {
-            return;
-        };
-        let value = el.value();
-        if let Some((s, e)) = analysis::line_range_utf16(&value, line) {
-            let _ = el.focus();
-            let _ = el.set_selection_range(s, e);
-            // Scroll the line into the upper third: the text area does not always do it on focus.
-            let top = (line as f64 - 1.0) * editor::LINE_HEIGHT - el.client_height() as f64 / 3.0;
-            el.set_scroll_top(top.max(0.0) as i32);
+    let bench = Part::<BenchKit>::new();
+    bench.fetch(workbench::bench_kit);
+    let args = BenchArgs {
+        text,
+        committed,
+        history,
+        banner,
+        analysis,
+        other,
+        span,
+        persist,
+        commit: Callback::new(commit),
+        schedule: Callback::new(schedule),
+        replace_text: Callback::new(replace_text),
+        step: Callback::new(step),
+    };
+    let views = StoredValue::new_local(None::<BenchViews>);
+    // Each place shows its view once the workbench is here (built once, untracked, on first use).
+    let place = move |pick: fn(&mut BenchViews) -> Option<AnyView>| {
+        move || {
+            let kit = bench.loaded()?;
+            views.update_value(|v| {
+                if v.is_none() {
+                    *v = Some(untrack(|| (kit.build)(args)));
+                }
+            });
+            views.try_update_value(|v| v.as_mut().and_then(pick)).flatten()
         }
     };
-    // A diagnostic points into the text: show the YAML tab, then select the line once it is drawn.
-    let focus_line = move |line: usize| {
-        form_tab.set(false);
-        focused_line.set(Some(line));
-        request_animation_frame(move || select_line(line));
-    };
-    let has_errors = Memo::new(move |_| analysis.with(|a| a.count(Severity::Error) > 0));
+    let header = place(|v| v.header.take());
+    let editor = place(|v| v.editor.take());
+    let compare_bar = place(|v| v.compare_bar.take());
+    let comparison = place(|v| v.comparison.take());
 
     view! {
         <div class="app">
-            <Header
-                replace_text=replace_text
-                undo=undo
-                redo=redo
-                history=history
-                committed=committed
-                plan=plan
-            />
+            <Show when=move || bench.loaded().is_some() fallback=|| view! {
+                <header class="top"><h1>"fleetplan"</h1><span class="tagline">"rollouts across fleets, projected before they run"</span></header>
+            }>{header}</Show>
             {banner_view}
             <main class="layout">
-                <section class="editor" aria-label="scenario">
-                    <div class="pane-title" role="tablist" aria-label="edit the scenario as">
-                        <button role="tab" class="tab" class:active=move || !form_tab.get() aria-selected=move || (!form_tab.get()).to_string() data-testid="tab-yaml" on:click=move |_| form_tab.set(false)>"YAML"</button>
-                        <button role="tab" class="tab" class:active=move || form_tab.get() aria-selected=move || form_tab.get().to_string() data-testid="tab-form" on:click=move |_| form_tab.set(true)>"Form"</button>
-                        <span class="hint">"fleetplan scenario, KubeFleet objects or GKE files; re-planned as you type"</span>
-                    </div>
-                    <Show when=move || form_tab.get()>
-                        <ScenarioForm scenario=scenario plan=plan diagnostics=diagnostics stale=stale apply=replace_text />
-                    </Show>
-                    <YamlEditor
-                        text=text
-                        node=textarea
-                        marks=marks
-                        focused=focused_line
-                        on_input=move || {
-                            focused_line.set(None);
-                            schedule();
-                        }
-                        on_commit=move || commit(text.get_untracked())
-                        hidden=form_tab
-                    />
-                    <Diagnostics analysis=analysis focus_line=focus_line />
-                </section>
+                <section class="editor" aria-label="scenario">{editor}</section>
                 <section class="results" aria-label="plan">
                     <Summary analysis=analysis replan_ms=replan_ms />
                     <status_view::WhereItStands plan=plan />
-                    <div class="compare-bar">
-                        <button
-                            data-testid="compare-toggle"
-                            aria-pressed=move || compare_on.get().to_string()
-                            title="compare this plan with another: the other KubeFleet strategy, an earlier version, a file"
-                            on:click=move |_| {
-                                if !compare_on.get_untracked() && !has_counterpart.get_untracked() {
-                                    // Without a counterpart, the natural other side is this version, pinned.
-                                    against.set(Against::Text { label: "the version pinned when the comparison opened".into(), text: Arc::new(committed.get_untracked()) });
-                                }
-                                compare_on.update(|c| *c = !*c);
-                            }
-                        >
-                            {move || if compare_on.get() { "Hide the comparison" } else { "Compare…" }}
-                        </button>
-                        <Show when=move || has_errors.get()>
-                            <span class="hint">"The plan below is what the controller would refuse or stop on; see the problems under the editor."</span>
-                        </Show>
-                    </div>
+                    {compare_bar}
                     <GanttChart plan=plan stale=stale span=span />
-                    <Show when=move || compare_on.get()>
-                        <compare_view::Comparison
-                            plan=plan
-                            other=other
-                            against=against
-                            has_counterpart=has_counterpart
-                            committed=committed
-                            history=history
-                            span=span
-                        />
-                    </Show>
+                    {comparison}
                 </section>
             </main>
         </div>

@@ -22,7 +22,7 @@ pub struct Opening {
 
 /// The text of the default example (the KubeFleet staging → canary → production rollout).
 pub fn example_text() -> &'static str {
-    examples::get(examples::DEFAULT).map_or("", |e| e.text)
+    examples::DEFAULT_TEXT
 }
 
 /// True when the query asks for embed mode (`?embed=1`, `?embed`, `?embed=true`).

@@ -5,14 +5,20 @@
 //! whiskers (all laid out by `fleetplan::status::chart`), and a panel says where the run stands.
 //!
 //! `?now=2026-11-24T10:12:00Z` in the address fixes the clock (documentation, screenshots, tests).
+//!
+//! Reading and projecting a status needs the core's status readers, KubeFleet objects and GKE: that
+//! code is the live part ([`live_kit`]), a chunk of its own fetched the first time a text looks like a
+//! status, so a chart of a plain scenario never waits for it. The panel and the overlay draw with the
+//! main module's code once the part has projected.
 
 use std::cell::RefCell;
 use std::sync::Arc;
 use std::time::Duration as StdDuration;
 
-use fleetplan::gantt::View;
-use fleetplan::plan::projection::{Basis, RunState, WaitingKind};
+use fleetplan::gantt::{Chart, View};
+use fleetplan::plan::projection::{Basis, RunState, SampleEnds, WaitingKind};
 use fleetplan::plan::Plan;
+use fleetplan::status::chart::Marks;
 use fleetplan::status::{self, Item, Options};
 use fleetplan::time::{Duration, Time, MINUTE};
 use fleetplan::{Severity, Source};
@@ -21,14 +27,74 @@ use leptos::prelude::*;
 use crate::analysis::{Analysis, SOURCE_NAME};
 use crate::browser;
 use crate::chart::Laid;
+use crate::on_demand::Part;
 
 /// Samples drawn per chunk: a few milliseconds of work between two frames for a mid-size fleet.
 const CHUNK: u32 = 64;
 
-/// The clock live projections read: the browser's (ticking each minute) or a fixed `?now=`.
+/// The clock live projections read: the browser's (ticking each minute) or a fixed `?now=`; and the
+/// live part once it has arrived.
 #[derive(Clone, Copy)]
 pub struct LiveClock {
     pub now: RwSignal<Time>,
+    pub kit: Part<LiveKit>,
+}
+
+/// The live part: what reads and projects a status (the core's status module and what it reaches).
+#[derive(Clone, Copy)]
+pub struct LiveKit {
+    /// The analysis of a status text projected at a time, and the item it projected.
+    pub read: fn(&str, Time) -> Option<(Analysis, Item)>,
+    pub sample_count: fn(&Item) -> u32,
+    /// One chunk of the range's samples (`first..end`), projected at a time.
+    pub project_chunk: fn(&Item, Time, u32, u32) -> Plan,
+    pub combine: fn(&Item, &mut Plan, Vec<SampleEnds>),
+    pub marks: fn(&Plan, &Chart, &View) -> Marks,
+}
+
+crate::on_demand! {
+    /// The live part's entry.
+    pub fn live_kit() -> LiveKit {
+        LiveKit {
+            read,
+            sample_count: status::sample_count,
+            project_chunk,
+            combine: status::combine,
+            marks: status::chart::marks,
+        }
+    }
+}
+
+fn read(text: &str, now: Time) -> Option<(Analysis, Item)> {
+    let input = status::load(
+        &[Source {
+            name: SOURCE_NAME,
+            text,
+        }],
+        &[],
+    );
+    let i = input.items.iter().position(Item::is_live)?;
+    let item = input.items[i].clone();
+    let plan = Arc::new(status::project(&item, &Options::new(now, false)));
+    let mut diagnostics = input.diagnostics;
+    diagnostics.extend(plan.diagnostics.iter().cloned());
+    fleetplan::sort::sort_by_key(&mut diagnostics, |d| d.severity);
+    let analysis = Analysis {
+        scenario: Some(Arc::new(item.scenario.clone())),
+        plan: Some(plan),
+        stale: false,
+        stale_reason: None,
+        diagnostics,
+        runs: input.items.len(),
+        missing: Vec::new(),
+    };
+    Some((analysis, item))
+}
+
+fn project_chunk(item: &Item, now: Time, first: u32, end: u32) -> Plan {
+    let mut options = Options::new(now, true);
+    options.chunk = Some((first, end));
+    status::project(item, &options)
 }
 
 // The item and plan of the last live text, for drawing its range in chunks.
@@ -57,7 +123,10 @@ pub fn provide_live_clock() -> LiveClock {
             StdDuration::from_secs(5),
         );
     }
-    let clock = LiveClock { now };
+    let clock = LiveClock {
+        now,
+        kit: Part::new(),
+    };
     provide_context(clock);
     clock
 }
@@ -70,33 +139,20 @@ fn minute_now() -> Time {
 
 /// The analysis of a text that holds a rollout's status, projected at the clock's now (tracked, so
 /// it is re-projected every minute); `None` for any other text, which `analysis::analyse` reads.
-pub fn analyse(text: &str, clock: LiveClock) -> Option<Analysis> {
+/// Until the live part has arrived (it is fetched now), the previous analysis stays as it was.
+pub fn analyse(text: &str, previous: Option<&Analysis>, clock: LiveClock) -> Option<Analysis> {
     if !status::looks_live(text) {
         return None;
     }
+    let Some(kit) = clock.kit.get(live_kit) else {
+        return Some(crate::analysis::waiting(previous, Vec::new()));
+    };
     let now = clock.now.get();
-    let input = status::load(
-        &[Source {
-            name: SOURCE_NAME,
-            text,
-        }],
-        &[],
-    );
-    let i = input.items.iter().position(Item::is_live)?;
-    let item = input.items[i].clone();
-    let plan = Arc::new(status::project(&item, &Options::new(now, false)));
-    let mut diagnostics = input.diagnostics;
-    diagnostics.extend(plan.diagnostics.iter().cloned());
-    fleetplan::sort::sort_by_key(&mut diagnostics, |d| d.severity);
-    LIVE.with(|l| *l.borrow_mut() = Some((plan.clone(), item.clone())));
-    Some(Analysis {
-        scenario: Some(Arc::new(item.scenario)),
-        plan: Some(plan),
-        stale: false,
-        stale_reason: None,
-        diagnostics,
-        runs: input.items.len(),
-    })
+    let (analysis, item) = (kit.read)(text, now)?;
+    if let Some(plan) = &analysis.plan {
+        LIVE.with(|l| *l.borrow_mut() = Some((plan.clone(), item)));
+    }
+    Some(analysis)
 }
 
 /// The plan to show: the analysis' own, or the same plan with its range once the chunks are drawn.
@@ -116,6 +172,7 @@ pub fn draw_ranges(
     plan: Signal<Option<Arc<Plan>>>,
     ranged: RwSignal<Option<(Arc<Plan>, Arc<Plan>)>>,
 ) {
+    let kit = use_context::<LiveClock>().map(|c| c.kit);
     Effect::new(move |_| {
         let Some(p) = plan.get() else {
             return;
@@ -129,19 +186,21 @@ pub fn draw_ranges(
                 .filter(|(base, _)| Arc::ptr_eq(base, &p))
                 .map(|(_, i)| i.clone())
         });
-        if let Some(item) = item {
-            let total = status::sample_count(&item);
-            chunk(p, Arc::new(item), 0, total, Vec::new(), ranged);
+        // A projected plan exists only once the live part has projected it.
+        if let (Some(item), Some(kit)) = (item, kit.and_then(|k| k.now())) {
+            let total = (kit.sample_count)(&item);
+            chunk(kit, p, Arc::new(item), 0, total, Vec::new(), ranged);
         }
     });
 }
 
 fn chunk(
+    kit: LiveKit,
     base: Arc<Plan>,
     item: Arc<Item>,
     first: u32,
     total: u32,
-    mut done: Vec<fleetplan::plan::projection::SampleEnds>,
+    mut done: Vec<SampleEnds>,
     ranged: RwSignal<Option<(Arc<Plan>, Arc<Plan>)>>,
 ) {
     // A newer plan took over: stop.
@@ -157,18 +216,16 @@ fn chunk(
         return;
     };
     let end = (first + CHUNK).min(total);
-    let mut options = Options::new(now, true);
-    options.chunk = Some((first, end));
-    let mut part = status::project(&item, &options);
+    let mut part = (kit.project_chunk)(&item, now, first, end);
     if let Some(s) = part.projection.as_mut().and_then(|p| p.samples.take()) {
         done.push(s);
     }
     if end >= total {
-        status::combine(&item, &mut part, done);
+        (kit.combine)(&item, &mut part, done);
         let _ = ranged.try_set(Some((base, Arc::new(part))));
         return;
     }
-    request_animation_frame(move || chunk(base, item, end, total, done, ranged));
+    request_animation_frame(move || chunk(kit, base, item, end, total, done, ranged));
 }
 
 /// The chart's live layer, over the rows (it takes no pointer events): light veils over what is
@@ -181,13 +238,16 @@ pub fn LiveOverlay(
     #[prop(into)] label_w: Signal<f64>,
     #[prop(into)] height: Signal<f64>,
 ) -> impl IntoView {
+    // Only the live part projects, so a plan with a projection means its marks are here too.
+    let kit = use_context::<LiveClock>().map(|c| c.kit);
     let marks = Memo::new(move |_| {
         let l = laid.get()?;
         let v = view.get()?;
         plan.with(|p| {
             let p = p.as_ref()?;
             p.projection.as_ref()?;
-            Some(Arc::new(status::chart::marks(p, &l.chart, &v)))
+            let k = kit?.loaded()?;
+            Some(Arc::new((k.marks)(p, &l.chart, &v)))
         })
     });
     move || {

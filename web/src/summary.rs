@@ -64,9 +64,14 @@ pub fn Summary(analysis: Memo<Analysis>, replan_ms: StoredValue<f64>) -> impl In
                 };
                 view! { <p class="stale-reason" role="status" data-testid="stale-reason"><strong>{lead}</strong>{why}</p> }
             });
+            // A text of a kind whose code is still on its way (GKE, KubeFleet objects): a moment.
+            let fetching = (!a.missing.is_empty()).then(|| {
+                view! { <p class="note" role="status" data-testid="fetching">"Fetching the code that reads and plans this kind of input…"</p> }
+            });
             let Some(p) = a.plan.clone() else {
                 return view! {
                     <div class="summary" data-testid="summary" data-replan-ms=timing>
+                        {fetching}
                         {stale_note}
                         <p class="counts">{counts}</p>
                     </div>
@@ -99,6 +104,7 @@ pub fn Summary(analysis: Memo<Analysis>, replan_ms: StoredValue<f64>) -> impl In
                 .then(|| format!("the input has {} update runs; showing the first", a.runs));
             view! {
                 <div class="summary" class:stale=a.stale data-testid="summary" data-replan-ms=timing>
+                    {fetching}
                     {stale_note}
                     <div class="summary-main">
                         <h2 class="run-name">{name}</h2>

@@ -26,6 +26,42 @@ use leptos::prelude::*;
 
 use widgets::{Apply, Form, FORM_LEVEL};
 
+/// What the form needs from the planner around it (see [`ScenarioForm`]).
+#[derive(Clone, Copy)]
+pub struct FormArgs {
+    pub scenario: Signal<Option<Arc<Scenario>>>,
+    pub plan: Signal<Option<Arc<Plan>>>,
+    pub diagnostics: Signal<Arc<Vec<Diagnostic>>>,
+    pub stale: Signal<bool>,
+    pub apply: Callback<String>,
+}
+
+/// The form as an on-demand part: its code loads when the Form tab is first opened.
+#[derive(Clone, Copy)]
+pub struct FormKit {
+    pub view: fn(FormArgs) -> AnyView,
+}
+
+crate::on_demand! {
+    pub fn form_kit() -> FormKit {
+        FormKit {
+            view: |a| {
+                let apply = a.apply;
+                view! {
+                    <ScenarioForm
+                        scenario=a.scenario
+                        plan=a.plan
+                        diagnostics=a.diagnostics
+                        stale=a.stale
+                        apply=move |t| apply.run(t)
+                    />
+                }
+                .into_any()
+            },
+        }
+    }
+}
+
 /// The form. `scenario`: the last scenario the text loaded to (`None`: it never loaded); `stale`: the
 /// current text does not load, so the form shows an earlier version. `apply`: replaces the editor's
 /// text (and so commits it).

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Trunk post-build hook (see Trunk.toml): splits the app's wasm into a main module and lazily loaded
+# chunks, one per on-demand part (web/src/on_demand.rs), the step `cargo leptos --split` runs.
+#
+# Trunk 0.21 has no step between cargo and wasm-bindgen, so this redoes what follows cargo: it splits
+# cargo's own output (linked with --emit-relocs by web/build.rs) with wasm-split-cli, runs wasm-bindgen
+# on the split main module (keeping the exports the chunks link against), and puts the main module,
+# its JavaScript, the chunks and their loader (__wasm_split.js) into Trunk's staging directory in place
+# of what Trunk made. scripts/wasm-opt-hook.sh, the next hook, then shrinks every module.
+set -euo pipefail
+
+name=fleetplan-web
+staging="${TRUNK_STAGING_DIR:?run by trunk as a post_build hook}"
+root="${TRUNK_SOURCE_DIR:-$(pwd)}"
+target="${CARGO_TARGET_DIR:-$root/target}"
+# The cargo profile Trunk built with: scripts/run.sh and scripts/test.sh pass --cargo-profile wasm-release.
+if [ "${TRUNK_PROFILE:-debug}" = release ]; then
+    profile="${FLEETPLAN_CARGO_PROFILE:-wasm-release}"
+else
+    profile="${FLEETPLAN_CARGO_PROFILE:-debug}"
+fi
+input="$target/wasm32-unknown-unknown/$profile/$name.wasm"
+if [ ! -f "$input" ]; then
+    echo "wasm-split-hook: $input missing (built with another cargo profile? set FLEETPLAN_CARGO_PROFILE)" >&2
+    exit 1
+fi
+if ! command -v wasm-split-cli >/dev/null 2>&1; then
+    echo "wasm-split-hook: wasm-split-cli missing (run scripts/setup.sh)" >&2
+    exit 1
+fi
+
+work="$target/wasm-split"
+rm -rf "$work"
+mkdir -p "$work/bindgen"
+# Writes $work/$name.wasm (the main module), one .wasm per split and shared chunk, and __wasm_split.js,
+# which loads them relative to itself and links them to the main module's memory and table.
+wasm-split-cli --target web --out-name "$name" "$input" "$work"
+debug=()
+if [ "${TRUNK_PROFILE:-debug}" != release ]; then
+    debug=(--debug --keep-debug)
+fi
+wasm-bindgen --target web --no-typescript --keep-lld-exports --no-demangle "${debug[@]}" \
+    --out-dir "$work/bindgen" --out-name "$name" "$work/$name.wasm"
+
+# Trunk's own module and glue are replaced by the split ones (same names: index.html loads them).
+rm -f "$staging/$name.js" "$staging/${name}_bg.wasm"
+cp "$work/bindgen/$name.js" "$work/bindgen/${name}_bg.wasm" "$staging/"
+if [ -d "$work/bindgen/snippets" ]; then
+    rm -rf "$staging/snippets"
+    cp -r "$work/bindgen/snippets" "$staging/"
+fi
+cp "$work/__wasm_split.js" "$staging/"
+for chunk in "$work"/*.wasm; do
+    [ "$(basename "$chunk")" = "$name.wasm" ] && continue
+    cp "$chunk" "$staging/"
+done
+echo "wasm-split-hook: $(ls "$work"/*.wasm | wc -l) modules: $(cd "$work" && ls *.wasm | tr '\n' ' ')"
+
+# Then shrink every module (release builds only).
+exec bash "$root/scripts/wasm-opt-hook.sh"

@@ -1,0 +1,283 @@
+//! The editing side of the app, an on-demand part fetched while the first chart is drawn: the header
+//! (new, open, examples, undo/redo, share, export, preferences), the YAML editor and the form tab, the
+//! diagnostics, the comparison, the keyboard shortcuts and the mirroring of edits into the address bar
+//! and localStorage. Embedded charts never fetch it.
+
+use std::sync::Arc;
+
+use fleetplan::plan::Plan;
+use fleetplan::time::Time;
+use fleetplan::Severity;
+use leptos::html;
+use leptos::prelude::*;
+
+use crate::analysis::{self, Analysis};
+use crate::compare_view::{self, Against, CompareArgs, CompareKit};
+use crate::diagnostics_view::Diagnostics;
+use crate::editor::{self, YamlEditor};
+use crate::form::{self, FormArgs, FormKit};
+use crate::header::Header;
+use crate::history::History;
+use crate::on_demand::Part;
+use crate::{browser, link};
+
+/// What the workbench shares with the planner around it.
+#[derive(Clone, Copy)]
+pub struct BenchArgs {
+    pub text: RwSignal<String>,
+    pub committed: RwSignal<String>,
+    pub history: RwSignal<History>,
+    pub banner: RwSignal<Option<String>>,
+    pub analysis: Memo<Analysis>,
+    /// The plan compared with, written here while the comparison is open; the chart fits both.
+    pub other: RwSignal<Option<Arc<Plan>>>,
+    pub span: Memo<Option<(Time, Time)>>,
+    /// Mirror committed edits into the address bar and localStorage.
+    pub persist: bool,
+    /// Commits a text now (undo records it, the plan follows).
+    pub commit: Callback<String>,
+    /// Commits the editor's text after the typing pause.
+    pub schedule: Callback<()>,
+    /// Replaces the editor's text and commits it.
+    pub replace_text: Callback<String>,
+    /// Steps back (`true`) or forward in the undo history.
+    pub step: Callback<bool>,
+}
+
+/// The workbench's views, each placed once where the planner keeps room for it.
+pub struct BenchViews {
+    pub header: Option<AnyView>,
+    pub editor: Option<AnyView>,
+    pub compare_bar: Option<AnyView>,
+    pub comparison: Option<AnyView>,
+}
+
+#[derive(Clone, Copy)]
+pub struct BenchKit {
+    pub build: fn(BenchArgs) -> BenchViews,
+}
+
+crate::on_demand! {
+    pub fn bench_kit() -> BenchKit {
+        BenchKit { build }
+    }
+}
+
+fn build(a: BenchArgs) -> BenchViews {
+    let BenchArgs {
+        text,
+        committed,
+        history,
+        banner,
+        analysis,
+        other,
+        span,
+        persist,
+        commit,
+        schedule,
+        replace_text,
+        step,
+    } = a;
+    let replace_text = move |t: String| replace_text.run(t);
+    let undo = move || step.run(true);
+    let redo = move || step.run(false);
+    let plan = Signal::derive(move || analysis.with(|a| a.plan.clone()));
+    let stale = Signal::derive(move || analysis.with(|a| a.stale));
+
+    // Mirror committed edits into the address bar and localStorage. The opening text is not written
+    // back: opening a broken link must not overwrite the user's autosaved work with the example.
+    Effect::new(move |first: Option<()>| {
+        let t = committed.get();
+        if first.is_none() || !persist {
+            return;
+        }
+        browser::storage_set(link::AUTOSAVE_KEY, &t);
+        let fragment = link::fragment_for(&t);
+        browser::replace_fragment(if fragment.len() <= link::MIRROR_LIMIT {
+            &fragment
+        } else {
+            ""
+        });
+    });
+
+    let keys = window_event_listener(leptos::ev::keydown, move |ev| {
+        let ctrl = ev.ctrl_key() || ev.meta_key();
+        let key = ev.key();
+        if ctrl && key.eq_ignore_ascii_case("z") {
+            ev.prevent_default();
+            if ev.shift_key() {
+                redo();
+            } else {
+                undo();
+            }
+        } else if ctrl && key.eq_ignore_ascii_case("y") {
+            ev.prevent_default();
+            redo();
+        }
+    });
+    // Someone pasted another share link into the address bar of this tab.
+    let hash = window_event_listener(leptos::ev::hashchange, move |_| {
+        let (_, hash) = browser::location_parts();
+        if link::fragment_payload(&hash).is_some() {
+            let o = link::opening(&hash, None);
+            let _ = banner.try_set(o.banner);
+            replace_text(o.text);
+        }
+    });
+    // The workbench lives as long as the page, so its window listeners do too.
+    let _ = (keys, hash);
+
+    // Side by side with another plan on one time axis.
+    let compare_on = RwSignal::new(false);
+    let against = RwSignal::new(Against::Counterpart);
+    let has_counterpart = Memo::new(move |_| {
+        analysis.with(|a| {
+            a.scenario.as_deref().is_some_and(|s| {
+                matches!(
+                    s.strategy,
+                    fleetplan::model::Strategy::KubefleetStaged(_)
+                        | fleetplan::model::Strategy::KubefleetRolling(_)
+                )
+            })
+        })
+    });
+    let comparer = Part::<CompareKit>::new();
+    // The other plan is planned only while the comparison is shown.
+    Effect::new(move |_| {
+        if !compare_on.get() {
+            other.set(None);
+            return;
+        }
+        let Some(k) = comparer.get(compare_view::compare_kit) else {
+            return;
+        };
+        let s = analysis.with(|a| a.scenario.clone());
+        other.set(against.with(|b| (k.other_plan)(s.as_deref(), b)));
+    });
+
+    let textarea = NodeRef::<html::Textarea>::new();
+    // The editor's tabs: the YAML text (the default, and where diagnostics point) or the form.
+    let form_tab = RwSignal::new(false);
+    let scenario = Signal::derive(move || analysis.with(|a| a.scenario.clone()));
+    let diagnostics = Memo::new(move |_| Arc::new(analysis.with(|a| a.diagnostics.clone())));
+    // The editor's marks: every located diagnostic's line, and the line a click on one selected.
+    let marks = Memo::new(move |_| {
+        analysis.with(|a| {
+            a.diagnostics
+                .iter()
+                .filter_map(|d| {
+                    let l = d.location.as_ref()?;
+                    (l.file == analysis::SOURCE_NAME).then_some((l.line, d.severity))
+                })
+                .collect::<Vec<_>>()
+        })
+    });
+    let focused_line = RwSignal::new(None::<usize>);
+    let select_line = move |line: usize| {
+        let Some(el) = textarea.get_untracked() else {
+            return;
+        };
+        let value = el.value();
+        if let Some((s, e)) = analysis::line_range_utf16(&value, line) {
+            let _ = el.focus();
+            let _ = el.set_selection_range(s, e);
+            // Scroll the line into the upper third: the text area does not always do it on focus.
+            let top = (line as f64 - 1.0) * editor::LINE_HEIGHT - el.client_height() as f64 / 3.0;
+            el.set_scroll_top(top.max(0.0) as i32);
+        }
+    };
+    // A diagnostic points into the text: show the YAML tab, then select the line once it is drawn.
+    let focus_line = move |line: usize| {
+        form_tab.set(false);
+        focused_line.set(Some(line));
+        request_animation_frame(move || select_line(line));
+    };
+    let has_errors = Memo::new(move |_| analysis.with(|a| a.count(Severity::Error) > 0));
+    let former = Part::<FormKit>::new();
+    let form_args = FormArgs {
+        scenario,
+        plan,
+        diagnostics: diagnostics.into(),
+        stale,
+        apply: Callback::new(replace_text),
+    };
+
+    let header = view! {
+        <Header
+            replace_text=replace_text
+            undo=undo
+            redo=redo
+            history=history
+            committed=committed
+            plan=plan
+        />
+    }
+    .into_any();
+    let editor = view! {
+        <div class="pane-title" role="tablist" aria-label="edit the scenario as">
+            <button role="tab" class="tab" class:active=move || !form_tab.get() aria-selected=move || (!form_tab.get()).to_string() data-testid="tab-yaml" on:click=move |_| form_tab.set(false)>"YAML"</button>
+            <button role="tab" class="tab" class:active=move || form_tab.get() aria-selected=move || form_tab.get().to_string() data-testid="tab-form" on:click=move |_| form_tab.set(true)>"Form"</button>
+            <span class="hint">"fleetplan scenario, KubeFleet objects or GKE files; re-planned as you type"</span>
+        </div>
+        <Show when=move || form_tab.get()>
+            {move || former.get(form::form_kit).map(|k| untrack(|| (k.view)(form_args)))}
+        </Show>
+        <YamlEditor
+            text=text
+            node=textarea
+            marks=marks
+            focused=focused_line
+            on_input=move || {
+                focused_line.set(None);
+                schedule.run(());
+            }
+            on_commit=move || commit.run(text.get_untracked())
+            hidden=form_tab
+        />
+        <Diagnostics analysis=analysis focus_line=focus_line />
+    }
+    .into_any();
+    let compare_bar = view! {
+        <div class="compare-bar">
+            <button
+                data-testid="compare-toggle"
+                aria-pressed=move || compare_on.get().to_string()
+                title="compare this plan with another: the other KubeFleet strategy, an earlier version, a file"
+                on:click=move |_| {
+                    if !compare_on.get_untracked() && !has_counterpart.get_untracked() {
+                        // Without a counterpart, the natural other side is this version, pinned.
+                        against.set(Against::Text { label: "the version pinned when the comparison opened".into(), text: Arc::new(committed.get_untracked()) });
+                    }
+                    compare_on.update(|c| *c = !*c);
+                }
+            >
+                {move || if compare_on.get() { "Hide the comparison" } else { "Compare…" }}
+            </button>
+            <Show when=move || has_errors.get()>
+                <span class="hint">"The plan below is what the controller would refuse or stop on; see the problems under the editor."</span>
+            </Show>
+        </div>
+    }
+    .into_any();
+    let compare_args = CompareArgs {
+        plan,
+        other: other.into(),
+        against,
+        has_counterpart: has_counterpart.into(),
+        committed,
+        history,
+        span: span.into(),
+    };
+    let comparison = view! {
+        <Show when=move || compare_on.get()>
+            {move || comparer.loaded().map(|k| untrack(|| (k.view)(compare_args)))}
+        </Show>
+    }
+    .into_any();
+    BenchViews {
+        header: Some(header),
+        editor: Some(editor),
+        compare_bar: Some(compare_bar),
+        comparison: Some(comparison),
+    }
+}
