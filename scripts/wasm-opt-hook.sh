@@ -4,7 +4,7 @@
 # Dev builds are left alone (fast rebuilds); without node_modules it warns and leaves the wasm as is.
 set -euo pipefail
 
-if [ "${TRUNK_PROFILE:-debug}" != "release" ]; then
+if [ "${TRUNK_PROFILE:-debug}" != "release" ] || [ -n "${FLEETPLAN_NO_WASM_OPT:-}" ]; then
     exit 0
 fi
 opt="$TRUNK_SOURCE_DIR/node_modules/.bin/wasm-opt"

@@ -125,7 +125,12 @@ mod tests {
                 let with = plan_with(scenario, &Parts::NONE.with_gke()).unwrap();
                 assert_eq!(crate::export::json(&with), expected, "{}", e.name);
             } else {
-                assert_eq!(crate::export::json(&planned.unwrap()), expected, "{}", e.name);
+                assert_eq!(
+                    crate::export::json(&planned.unwrap()),
+                    expected,
+                    "{}",
+                    e.name
+                );
             }
         }
     }

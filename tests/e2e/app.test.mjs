@@ -148,6 +148,12 @@ async function newPage(opts = {}) {
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, timezoneId: "UTC", ...opts });
   const page = await context.newPage();
   const errors = [];
+  // Every file of the app this page fetched (paths relative to the app): what a view downloads.
+  const fetched = [];
+  page.on("request", (r) => {
+    const p = new URL(r.url()).pathname;
+    if (p.startsWith(PREFIX)) fetched.push(decodeURIComponent(p.slice(PREFIX.length)) || "index.html");
+  });
   page.on("pageerror", (e) => errors.push(String(e)));
   page.on("console", (m) => {
     if (m.type() === "error") errors.push(m.text());
@@ -161,8 +167,19 @@ async function newPage(opts = {}) {
     };
     new MutationObserver(seen).observe(document, { childList: true, subtree: true });
   });
-  return { context, page, errors };
+  return { context, page, errors, fetched };
 }
+
+/** The gzip -9 size of the app's files among `files` (each counted once), as a server would send them. */
+function gzipOf(files) {
+  return [...new Set(files)]
+    .map((f) => path.join(dist, f))
+    .filter((f) => f.startsWith(dist) && fs.existsSync(f) && fs.statSync(f).isFile())
+    .reduce((n, f) => n + zlib.gzipSync(fs.readFileSync(f), { level: 9 }).length, 0);
+}
+
+/** The split chunks of the editing side (scripts/wasm-split-hook.sh names them after their entries). */
+const EDITOR_CHUNK = /^split_(bench|form|compare|exports)_kit_/;
 
 /** Opens the app (query and fragment optional) and waits for its chart. */
 async function openApp(page, suffix = "") {
@@ -276,9 +293,12 @@ after(async () => {
 });
 
 test("edit, share, embed and a damaged link, under a sub-path, as a person would", async () => {
-  const { context, page, errors } = await newPage();
+  const { context, page, errors, fetched } = await newPage();
   await openApp(page);
   metrics.firstChartMs = Math.round(await page.evaluate(() => window.__firstChart));
+  // The whole app at first load: the chart's module, then the editing side it fetches meanwhile.
+  await page.locator('[data-testid="copy-link"]').waitFor();
+  metrics.appInitialGzipBytes = gzipOf(fetched);
   const stages = await page.locator("g.row-stage text.label").allTextContents();
   assert.deepEqual(
     stages.map((s) => s.replace(/^[▾▸]\s*/, "")),
@@ -342,6 +362,8 @@ test("edit, share, embed and a damaged link, under a sub-path, as a person would
 
   const fresh = await newPage();
   await openApp(fresh.page, link.slice(base.length));
+  // Cold load of a share link to its first bar (a fresh context: nothing cached).
+  metrics.firstChartShareMs = Math.round(await fresh.page.evaluate(() => window.__firstChart));
   assert.equal(await endTime(fresh.page), after);
   assert.equal(await fresh.page.locator('[data-testid="yaml"]').inputValue(), edited);
   assert.deepEqual(fresh.errors, []);
@@ -350,9 +372,15 @@ test("edit, share, embed and a damaged link, under a sub-path, as a person would
   // Embed: the chart alone, no editor, same plan.
   const embed = await newPage();
   await openApp(embed.page, link.slice(base.length).replace("#", "?embed=1#"));
+  metrics.firstChartEmbedMs = Math.round(await embed.page.evaluate(() => window.__firstChart));
   assert.equal(await embed.page.locator('[data-testid="yaml"]').count(), 0);
   assert.equal(await embed.page.locator('[data-testid="copy-link"]').count(), 0);
   assert.equal(await endTime(embed.page), after);
+  // A reader of an embedded chart downloads none of the editing side's code, even after a while.
+  await embed.page.waitForTimeout(500);
+  const editorChunks = embed.fetched.filter((f) => EDITOR_CHUNK.test(f));
+  assert.deepEqual(editorChunks, [], `the embed fetched ${embed.fetched.join(", ")}`);
+  metrics.embedInitialGzipBytes = gzipOf(embed.fetched);
   await embed.context.close();
 
   // A damaged link: a clear message and the example, not a blank page.

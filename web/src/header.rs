@@ -10,8 +10,8 @@ use wasm_bindgen::JsCast;
 
 use crate::clock::{self, ClockCtx};
 use crate::exports::{self, ExportsKit, Format};
-use crate::on_demand::Part;
 use crate::history::History;
+use crate::on_demand::Part;
 use crate::theme::Theme;
 use crate::{browser, link, templates};
 

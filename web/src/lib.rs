@@ -91,17 +91,25 @@ fn provide_clock(plan: Signal<Option<Arc<Plan>>>, persist: bool) -> ClockCtx {
     };
     let choice = RwSignal::new(saved);
     // Whole weeks around the plan, with room to pan: a new zone is asked for only when they change.
-    let weeks = Memo::new(move |_| {
-        plan.with(|p| {
-            p.as_ref().map(|p| {
-                let end = p.end.unwrap_or(p.start).max(p.start);
-                let week = 7 * DAY.0;
-                (
-                    (p.start.0 - 60 * DAY.0).div_euclid(week),
-                    (end.0 + 120 * DAY.0).div_euclid(week),
-                )
-            })
+    // A signal an effect keeps, not a memo of the plan: a view that reads the zone before the plan
+    // would otherwise, checking the zone, recompute the plan's analysis itself and then miss that the
+    // analysis changed (it re-ran for someone else), keeping the previous plan on screen.
+    let span_weeks = move |p: &Option<Arc<Plan>>| {
+        p.as_ref().map(|p| {
+            let end = p.end.unwrap_or(p.start).max(p.start);
+            let week = 7 * DAY.0;
+            (
+                (p.start.0 - 60 * DAY.0).div_euclid(week),
+                (end.0 + 120 * DAY.0).div_euclid(week),
+            )
         })
+    };
+    let weeks = RwSignal::new(plan.with_untracked(span_weeks));
+    Effect::new(move |_| {
+        let w = plan.with(span_weeks);
+        if weeks.get_untracked() != w {
+            weeks.set(w);
+        }
     });
     let zone = Memo::new(move |_| {
         let name = choice.get();
@@ -252,16 +260,25 @@ pub fn Planner(
         step: Callback::new(step),
     };
     let views = StoredValue::new_local(None::<BenchViews>);
-    // Each place shows its view once the workbench is here (built once, untracked, on first use).
+    // The workbench is built once, when it arrives, by an effect of its own (not by the views that
+    // place it, whose re-runs would dispose of it); each place then shows its view.
+    let built = RwSignal::new(false);
+    Effect::new(move |_| {
+        if let Some(kit) = bench.loaded() {
+            if !built.get_untracked() {
+                views.set_value(Some(untrack(|| (kit.build)(args))));
+                built.set(true);
+            }
+        }
+    });
     let place = move |pick: fn(&mut BenchViews) -> Option<AnyView>| {
         move || {
-            let kit = bench.loaded()?;
-            views.update_value(|v| {
-                if v.is_none() {
-                    *v = Some(untrack(|| (kit.build)(args)));
-                }
-            });
-            views.try_update_value(|v| v.as_mut().and_then(pick)).flatten()
+            if !built.get() {
+                return None;
+            }
+            views
+                .try_update_value(|v| v.as_mut().and_then(pick))
+                .flatten()
         }
     };
     let header = place(|v| v.header.take());
@@ -271,7 +288,7 @@ pub fn Planner(
 
     view! {
         <div class="app">
-            <Show when=move || bench.loaded().is_some() fallback=|| view! {
+            <Show when=move || built.get() fallback=|| view! {
                 <header class="top"><h1>"fleetplan"</h1><span class="tagline">"rollouts across fleets, projected before they run"</span></header>
             }>{header}</Show>
             {banner_view}

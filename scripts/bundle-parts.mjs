@@ -1,0 +1,64 @@
+// What each way of opening the app downloads, gzipped: the embed/share view (the main module and its
+// glue), the whole app at first load (plus the workbench and its chunks), and each on-demand part on top
+// of the app. Reads the split loader (__wasm_split.js) that scripts/wasm-split-hook.sh wrote into dist/
+// to know which chunks each part pulls in. Run by scripts/bundle-report.sh; `--json FILE` also writes
+// the figures for scripts/budgets.mjs.
+import fs from "node:fs";
+import path from "node:path";
+import zlib from "node:zlib";
+
+const dist = path.resolve(process.argv[2] || "dist");
+const jsonOut = process.argv[3] === "--json" ? process.argv[4] : null;
+const gz = (f) => zlib.gzipSync(fs.readFileSync(path.join(dist, f)), { level: 9 }).length;
+const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+
+/** What the parts are, by the name of their entry (web/src/on_demand.rs users). */
+const WHAT = {
+  bench_kit: "workbench: header, YAML editor, diagnostics, undo, share (fetched while the first chart draws)",
+  form_kit: "form tab",
+  compare_kit: "comparison",
+  exports_kit: "exports (YAML, JSON, CSV, Mermaid, SVG, PNG)",
+  gke_part: "GKE formats and planners (a GKE text)",
+  manifests_part: "KubeFleet objects (a text of MemberClusters, CRPs, runs)",
+  planner_kit: "JavaScript API's plan()",
+  live_kit: "live status: reading and projecting a pasted run status (KubeFleet objects, GKE)",
+};
+
+const first = ["index.html", "style.css", "fleetplan-web.js", "fleetplan-web_bg.wasm", "__wasm_split.js"].filter((f) =>
+  fs.existsSync(path.join(dist, f)),
+);
+const loader = path.join(dist, "__wasm_split.js");
+const parts = new Map();
+if (fs.existsSync(loader)) {
+  const js = fs.readFileSync(loader, "utf8");
+  const chunks = new Map();
+  for (const m of js.matchAll(/const (__chunk_\d+) = makeLoad\(\(\) => \{[^]*?"\.\/([^"]+\.wasm)"/g)) chunks.set(m[1], m[2]);
+  for (const m of js.matchAll(/export const __wasm_split_load_(\w+?)_\d+ = wrapAsyncCb\(makeLoad\(([^]*?), \[([^\]]*)\]\)\);/g)) {
+    const own = m[2].match(/"\.\/([^"]+\.wasm)"/);
+    const deps = m[3].split(",").map((s) => s.trim()).filter(Boolean).map((c) => chunks.get(c));
+    parts.set(m[1], [...(own ? [own[1]] : []), ...deps]);
+  }
+}
+
+const sum = (files) => files.reduce((n, f) => n + gz(f), 0);
+const embed = sum(first);
+const appFiles = [...new Set([...first, ...(parts.get("bench_kit") || [])])];
+const app = sum(appFiles);
+const rows = [
+  ["embed or share-link view: first load (main module, glue, loader, page, CSS)", embed, 200 * 1024],
+  ["whole app at first load (+ workbench)", app, 300 * 1024],
+];
+console.log(`\nwhat each view downloads, gzip -9 (issue 13 goals: embed ≤ 200 KB, app ≤ 300 KB)`);
+for (const [what, n, goal] of rows) console.log(`  ${kb(n).padStart(9)}  ${n <= goal ? "ok  " : "OVER"}  ${what}`);
+const onDemand = {};
+for (const [name, files] of [...parts].sort()) {
+  if (name === "bench_kit") continue;
+  const extra = files.filter((f) => !appFiles.includes(f));
+  const n = sum(extra);
+  onDemand[name] = n;
+  console.log(`  ${("+" + kb(n)).padStart(9)}        on demand: ${WHAT[name] || name} (${extra.length} file${extra.length === 1 ? "" : "s"})`);
+}
+if (jsonOut) {
+  fs.mkdirSync(path.dirname(jsonOut), { recursive: true });
+  fs.writeFileSync(jsonOut, JSON.stringify({ embedGzipBytes: embed, appGzipBytes: app, onDemandGzipBytes: onDemand }, null, 2) + "\n");
+}
