@@ -24,7 +24,7 @@ const WHAT = {
   live_kit: "live status: reading and projecting a pasted run status (KubeFleet objects, GKE)",
 };
 
-const first = ["index.html", "style.css", "fleetplan-web.js", "fleetplan-web_bg.wasm", "__wasm_split.js"].filter((f) =>
+const first = ["index.html", "style.css", "live.css", "fleetplan-web.js", "fleetplan-web_bg.wasm", "__wasm_split.js"].filter((f) =>
   fs.existsSync(path.join(dist, f)),
 );
 const loader = path.join(dist, "__wasm_split.js");

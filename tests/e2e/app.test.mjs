@@ -258,7 +258,8 @@ function contrast(a, b) {
 before(async () => {
   assert.ok(fs.existsSync(path.join(dist, "index.html")), `no built app in ${dist}: run trunk build --release`);
   fs.mkdirSync(out, { recursive: true });
-  // The release bundle's transfer size: wasm and JS glue (the app's module), gzip level 9.
+  // The main module's transfer size (wasm and JS glue), gzip level 9; what each view fetches in all
+  // (the split chunks too) is measured from its requests: appInitialGzipBytes, embedInitialGzipBytes.
   const bundle = fs.readdirSync(dist).filter((f) => /^fleetplan-web.*\.(wasm|js)$/.test(f));
   metrics.bundleRawBytes = bundle.reduce((n, f) => n + fs.statSync(path.join(dist, f)).size, 0);
   metrics.bundleGzipBytes = bundle.reduce(
