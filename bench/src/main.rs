@@ -5,7 +5,8 @@
 //!
 //! `fleetplan-bench [--tsv FILE]`: everything (FILE gets `section kind clusters ms` lines for the wasm
 //! comparison). `fleetplan-bench yaml staged|rolling|gke N`: print a generated scenario text.
-//! `fleetplan-bench read KIND`: time only reading KIND's 10,000-cluster text.
+//! `fleetplan-bench read KIND [once]`: time only reading KIND's 10,000-cluster text (`once`: read it
+//! once and print nothing, for counting instructions with callgrind).
 //! `fleetplan-bench gke N`: plan only the GKE sequence of N clusters (for a profiler).
 
 use std::fmt::Write as _;
@@ -74,6 +75,11 @@ fn main() {
             let events = plan_events(&scenario);
             let ms = median_ms(|| plan_events(&scenario));
             println!("gke {n}: {events} events, median {ms:.1} ms");
+        }
+        ["read", kind, "once"] => {
+            // One reading and nothing else, for instruction counts (`valgrind --tool=callgrind`).
+            let text = Kind::parse(kind).unwrap_or(Kind::Gke).text(READ_CLUSTERS);
+            std::hint::black_box(read(&text));
         }
         ["read", kind] => {
             let text = Kind::parse(kind).unwrap_or(Kind::Gke).text(READ_CLUSTERS);

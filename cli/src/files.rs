@@ -27,7 +27,7 @@ pub fn read_all(paths: &[String]) -> Result<Vec<Input>, Status> {
                 return Err(Status::Usage);
             }
             stdin_read = true;
-            match read_capped(io::stdin().lock()) {
+            match read_capped(io::stdin().lock(), 0) {
                 Ok(text) => inputs.push(Input {
                     name: STDIN_NAME.into(),
                     text,
@@ -39,7 +39,14 @@ pub fn read_all(paths: &[String]) -> Result<Vec<Input>, Status> {
             }
             continue;
         }
-        match std::fs::File::open(path).and_then(read_capped) {
+        let file = std::fs::File::open(path);
+        // The file's size, so the text is read into one buffer of the right size.
+        let size = file
+            .as_ref()
+            .ok()
+            .and_then(|f| f.metadata().ok())
+            .map_or(0, |m| m.len());
+        match file.and_then(|f| read_capped(f, size)) {
             Ok(text) => inputs.push(Input {
                 name: path.clone(),
                 text,
@@ -73,8 +80,9 @@ pub fn sources(inputs: &[Input]) -> Vec<Source<'_>> {
 /// Reads text, but never more than one byte past the core's input limit: a larger file is refused by
 /// `fleetplan::load` (located, in its words) without the CLI holding all of it in memory first. The
 /// cut may split a character; that is harmless, as nothing past the limit is read.
-fn read_capped(reader: impl Read) -> io::Result<String> {
-    let mut bytes = Vec::new();
+fn read_capped(reader: impl Read, size_hint: u64) -> io::Result<String> {
+    let cap = fleetplan::input::MAX_INPUT_BYTES as u64 + 1;
+    let mut bytes = Vec::with_capacity(usize::try_from(size_hint.min(cap)).unwrap_or(0));
     reader
         .take(fleetplan::input::MAX_INPUT_BYTES as u64 + 1)
         .read_to_end(&mut bytes)?;

@@ -83,7 +83,9 @@ impl Grid {
                     line.extend(std::iter::repeat_n(' ', pad));
                 }
             }
-            writeln!(w, "{}", line.trim_end())?;
+            line.truncate(line.trim_end().len());
+            line.push('\n');
+            w.write_all(line.as_bytes())?;
         }
         Ok(())
     }

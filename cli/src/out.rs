@@ -106,6 +106,11 @@ impl<'w> Visible<'w> {
 
 impl Write for Visible<'_> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        // Printable ASCII and line breaks, nearly all of a table, pass as they are.
+        if self.pending.is_empty() && buf.iter().all(|&b| b == b'\n' || (0x20..0x7f).contains(&b)) {
+            self.inner.write_all(buf)?;
+            return Ok(buf.len());
+        }
         self.pending.extend_from_slice(buf);
         let (text, rest) = match std::str::from_utf8(&self.pending) {
             Ok(text) => (text, 0),

@@ -95,7 +95,13 @@ pub struct Document {
 
 /// Decodes one fleetplan-format document read from `file`.
 pub fn decode_document(doc: &Node, file: &str) -> Document {
-    let mut r = Reader::new(file, true);
+    // A scenario's paths go straight into its source map; a document without `strategy` keeps them
+    // in a list too, which `input` merges into the scenarios built from manifests.
+    let mut r = if doc.get("strategy").is_some() {
+        Reader::recording(file, true)
+    } else {
+        Reader::new(file, true)
+    };
     let root = Path::root();
     let mut scenario = Scenario {
         name: None,
@@ -159,19 +165,19 @@ pub fn decode_document(doc: &Node, file: &str) -> Document {
         // `map` reported the type; say what a scenario looks like too.
         r.diags.push(Diagnostic::info("scenario-shape", "a fleetplan scenario is a mapping with `clusters`, `strategy` and `assumptions`; see docs/scenario-format.md"));
     }
-    // A scenario keeps its paths in its source map; only a document without `strategy` also keeps
-    // the list, which `input` merges into the scenarios built from manifests.
-    scenario.origin.reserve(r.origin.len());
-    let origin = if has_strategy {
-        for (path, loc) in r.origin.drain(..) {
-            scenario.origin.insert(path, loc);
+    let origin = match r.take_source_map() {
+        Some(map) => {
+            scenario.origin = map;
+            Vec::new()
         }
-        Vec::new()
-    } else {
-        for (path, loc) in &r.origin {
-            scenario.origin.insert(path.clone(), loc.clone());
+        None => {
+            let bytes = r.origin.iter().map(|(p, _)| p.len()).sum();
+            scenario.origin.reserve(r.origin.len(), bytes);
+            for (path, loc) in &r.origin {
+                scenario.origin.insert(path.clone(), loc.clone());
+            }
+            r.origin
         }
-        r.origin
     };
     Document {
         scenario,
@@ -198,20 +204,20 @@ impl Reader<'_> {
         let m = self.map(n, p, CLUSTER_KEYS)?;
         let mut c = Cluster::default();
         if let Some(v) = get(m, "name") {
-            c.name = self.string(v, &p.field("name")).unwrap_or_default();
+            c.name = self.string_in(v, p, "name").unwrap_or_default();
         }
         if let Some(v) = get(m, "labels") {
             c.labels = self.labels(v, &p.field("labels"));
         }
         if let Some(v) = get(m, "fleet") {
-            c.fleet = self.string(v, &p.field("fleet"));
+            c.fleet = self.string_in(v, p, "fleet");
         }
         if let Some(v) = get(m, "version") {
             let vp = p.field("version");
             if let Some(vm) = self.map(v, &vp, VERSION_KEYS) {
                 let control_plane =
-                    get(vm, "controlPlane").and_then(|x| self.string(x, &vp.field("controlPlane")));
-                let node = get(vm, "node").and_then(|x| self.string(x, &vp.field("node")));
+                    get(vm, "controlPlane").and_then(|x| self.string_in(x, &vp, "controlPlane"));
+                let node = get(vm, "node").and_then(|x| self.string_in(x, &vp, "node"));
                 c.version = Some(ClusterVersion {
                     control_plane,
                     node,
@@ -219,7 +225,7 @@ impl Reader<'_> {
             }
         }
         if let Some(v) = get(m, "releaseChannel") {
-            c.release_channel = self.string(v, &p.field("releaseChannel"));
+            c.release_channel = self.string_in(v, p, "releaseChannel");
         }
         if let Some(v) = get(m, "maintenance") {
             c.maintenance = self.maintenance(v, &p.field("maintenance"));
@@ -255,7 +261,7 @@ impl Reader<'_> {
             };
             let mut pool = NodePool::default();
             if let Some(v) = get(m, "name") {
-                pool.name = self.string(v, &ip.field("name")).unwrap_or_default();
+                pool.name = self.string_in(v, &ip, "name").unwrap_or_default();
             }
             match get(m, "nodes") {
                 Some(v) => pool.nodes = self.count(v, &ip.field("nodes")).unwrap_or_default(),
@@ -285,7 +291,7 @@ impl Reader<'_> {
                     };
                     let text = |key: &str, r: &mut Self| {
                         get(em, key)
-                            .and_then(|x| r.string(x, &ip.field(key)))
+                            .and_then(|x| r.string_in(x, &ip, key))
                             .unwrap_or_default()
                     };
                     let exclusion = MaintenanceExclusion {
@@ -326,7 +332,7 @@ impl Reader<'_> {
             None => (m, p.clone()),
         };
         let text =
-            |key: &str, r: &mut Self| get(fields, key).and_then(|x| r.string(x, &fp.field(key)));
+            |key: &str, r: &mut Self| get(fields, key).and_then(|x| r.string_in(x, &fp, key));
         let start = text("start", self);
         let end = text("end", self);
         let recurrence = text("recurrence", self);

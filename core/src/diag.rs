@@ -254,12 +254,16 @@ impl fmt::Display for Diagnostic {
 #[derive(Clone, Debug, Default)]
 pub struct SourceMap {
     /// In the order recorded. A scenario of 10,000 clusters records some 150,000 paths and most are
-    /// never looked up, so recording is a push (the path's one allocation, the file named once in
-    /// `files`), and the lookup order is built on the first lookup.
-    entries: Vec<(String, Spot)>,
+    /// never looked up, so recording appends the path to `paths` (no allocation of its own) and the
+    /// file is named once in `files`; the lookup order is built on the first lookup.
+    entries: Vec<Record>,
+    paths: String,
     files: Vec<String>,
     /// Positions in `entries` sorted by path, then by recording order (the first record wins).
     sorted: OnceLock<Vec<u32>>,
+    /// Paths pointed elsewhere after they were recorded (a selector's syntax error at its character);
+    /// they win over `entries`. Kept apart so that pointing one costs no scan of every record.
+    moved: BTreeMap<String, Spot>,
     /// Paths that stand for a whole imported object, with its `Kind/name` (`clusters[3]` →
     /// `MemberCluster/prod-3`), so diagnostics can name it the way its author wrote it.
     objects: BTreeMap<String, String>,
@@ -267,11 +271,31 @@ pub struct SourceMap {
 
 impl PartialEq for SourceMap {
     fn eq(&self, other: &Self) -> bool {
-        self.entries == other.entries && self.files == other.files && self.objects == other.objects
+        self.entries.len() == other.entries.len()
+            && self.entries.iter().zip(&other.entries).all(|(a, b)| {
+                self.path(a) == other.path(b)
+                    && self.files[a.spot.file as usize] == other.files[b.spot.file as usize]
+                    && (a.spot.line, a.spot.column) == (b.spot.line, b.spot.column)
+            })
+            && self.moved.len() == other.moved.len()
+            && self.moved.iter().zip(&other.moved).all(|((p, a), (q, b))| {
+                p == q
+                    && self.files[a.file as usize] == other.files[b.file as usize]
+                    && (a.line, a.column) == (b.line, b.column)
+            })
+            && self.objects == other.objects
     }
 }
 
 impl Eq for SourceMap {}
+
+/// One recorded path: where its text is in `SourceMap::paths`, and where it was written.
+#[derive(Clone, Copy, Debug)]
+struct Record {
+    start: usize,
+    len: u32,
+    spot: Spot,
+}
 
 /// A location with its file as an index into `SourceMap::files`. Lines and columns fit `u32`: no
 /// input is longer than 16 MiB.
@@ -285,46 +309,113 @@ struct Spot {
 impl SourceMap {
     /// Records where `path` was written; the first record of a path is the one kept.
     pub fn insert(&mut self, path: impl Into<String>, loc: Location) {
-        let file = match self.files.iter().rposition(|f| *f == loc.file) {
+        self.record(&path.into(), loc);
+    }
+
+    fn record(&mut self, path: &str, loc: Location) {
+        let spot = self.spot(&loc.file, loc.line, loc.column);
+        self.push(path, spot);
+    }
+
+    /// [`SourceMap::insert`] without a `Location` (or any allocation) made for it: the decoder's way.
+    pub(crate) fn record_at(&mut self, path: &str, file: &str, line: usize, column: usize) {
+        let spot = self.spot(file, line, column);
+        self.push(path, spot);
+    }
+
+    /// [`SourceMap::record_at`] for the path `parent.key` (or `key` at the top).
+    pub(crate) fn record_field_at(
+        &mut self,
+        parent: &str,
+        key: &str,
+        file: &str,
+        line: usize,
+        column: usize,
+    ) {
+        let spot = self.spot(file, line, column);
+        let start = self.paths.len();
+        if !parent.is_empty() {
+            self.paths.push_str(parent);
+            self.paths.push('.');
+        }
+        self.paths.push_str(key);
+        match u32::try_from(self.paths.len() - start) {
+            Ok(len) => {
+                self.entries.push(Record { start, len, spot });
+                self.sorted.take();
+            }
+            Err(_) => self.paths.truncate(start),
+        }
+    }
+
+    /// Points `path` at `loc`, whatever was recorded for it before or after.
+    pub(crate) fn repoint(&mut self, path: &str, loc: Location) {
+        let spot = self.spot(&loc.file, loc.line, loc.column);
+        self.moved.insert(path.to_string(), spot);
+    }
+
+    fn spot(&mut self, file: &str, line: usize, column: usize) -> Spot {
+        let file = match self.files.iter().rposition(|f| f == file) {
             Some(i) => i,
             None => {
-                self.files.push(loc.file);
+                self.files.push(file.to_string());
                 self.files.len() - 1
             }
         };
-        let spot = Spot {
+        Spot {
             file: u32::try_from(file).unwrap_or(u32::MAX),
-            line: u32::try_from(loc.line).unwrap_or(u32::MAX),
-            column: u32::try_from(loc.column).unwrap_or(u32::MAX),
+            line: u32::try_from(line).unwrap_or(u32::MAX),
+            column: u32::try_from(column).unwrap_or(u32::MAX),
+        }
+    }
+
+    fn push(&mut self, path: &str, spot: Spot) {
+        let Ok(len) = u32::try_from(path.len()) else {
+            return;
         };
-        self.entries.push((path.into(), spot));
+        self.entries.push(Record {
+            start: self.paths.len(),
+            len,
+            spot,
+        });
+        self.paths.push_str(path);
         self.sorted.take();
     }
 
-    /// Room for `n` more records.
-    pub fn reserve(&mut self, n: usize) {
-        self.entries.reserve(n);
+    fn path(&self, r: &Record) -> &str {
+        self.paths
+            .get(r.start..r.start + r.len as usize)
+            .unwrap_or_default()
+    }
+
+    /// Room for `records` more records whose paths have `bytes` bytes together.
+    pub fn reserve(&mut self, records: usize, bytes: usize) {
+        self.entries.reserve(records);
+        self.paths.reserve(bytes);
     }
 
     fn get(&self, path: &str) -> Option<&Spot> {
+        if let Some(spot) = self.moved.get(path) {
+            return Some(spot);
+        }
         let sorted = self.sorted.get_or_init(|| {
             let mut order: Vec<u32> = (0..self.entries.len())
                 .map(|i| u32::try_from(i).unwrap_or(u32::MAX))
                 .collect();
             // Stable: among equal paths the first recorded comes first.
             crate::sort::sort_by(&mut order, |&a, &b| {
-                self.entries[a as usize].0.cmp(&self.entries[b as usize].0)
+                let path = |i: u32| self.path(&self.entries[i as usize]);
+                path(a).cmp(path(b))
             });
             order
         });
-        let first = sorted.partition_point(|&i| self.entries[i as usize].0.as_str() < path);
-        let &i = sorted.get(first)?;
-        let (p, spot) = &self.entries[i as usize];
-        (p == path).then_some(spot)
+        let first = sorted.partition_point(|&i| self.path(&self.entries[i as usize]) < path);
+        let r = &self.entries[*sorted.get(first)? as usize];
+        (self.path(r) == path).then_some(&r.spot)
     }
 
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.entries.is_empty() && self.moved.is_empty()
     }
 
     /// Records that `path` is the object `kind_name` (`MemberCluster/prod-3`).

@@ -13,6 +13,9 @@ use std::fmt::Write as _;
 /// invisible operators, tag characters), the line and paragraph separators, and U+FFFE and U+FFFF
 /// (not characters at all, and forbidden in XML).
 pub fn is_hidden(c: char) -> bool {
+    if c.is_ascii() {
+        return c.is_ascii_control();
+    }
     c.is_control()
         || matches!(
             c as u32,
@@ -43,7 +46,8 @@ pub fn is_hidden(c: char) -> bool {
 /// `s` with every [`is_hidden`] character written as `\n`, `\r`, `\t` or `\u{hex}`; borrowed when there
 /// is none (the common case costs no allocation).
 pub fn visible(s: &str) -> Cow<'_, str> {
-    if !s.chars().any(is_hidden) {
+    // Nearly all text is printable ASCII: one pass over the bytes says so.
+    if s.bytes().all(|b| (0x20..0x7f).contains(&b)) || !s.chars().any(is_hidden) {
         return Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len() + 16);

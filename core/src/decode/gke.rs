@@ -256,13 +256,8 @@ impl Reader<'_> {
         }
         let text = self.string(n, p)?;
         if let Err(e) = crate::cel::parse(&text) {
-            if !p.origin.is_empty() {
-                let loc = self.loc_in_string(n, e.column);
-                match self.origin.iter_mut().rev().find(|(o, _)| *o == p.origin) {
-                    Some(entry) => entry.1 = loc,
-                    None => self.origin.push((p.origin.clone(), loc)),
-                }
-            }
+            let loc = self.loc_in_string(n, e.column);
+            self.repoint(p, loc);
         }
         Some(text)
     }

@@ -1,7 +1,7 @@
 //! Typed reading of document nodes: every "expected X, found Y" and "unknown field" diagnostic is made
 //! here, with the field's path and location, so each decoder only says what it expects.
 
-use crate::diag::{Cap, Diagnostic, Location, Severity};
+use crate::diag::{Cap, Diagnostic, Location, Severity, SourceMap};
 use crate::source::{Entry, Node, Resolved, Style, Value};
 use crate::time::{Duration, Time};
 
@@ -137,6 +137,9 @@ pub(crate) struct Reader<'f> {
     pub warn_unknown: bool,
     /// A mistake repeated in every item of a long list is listed a hundred times, then counted.
     cap: Cap,
+    /// When set ([`Reader::recording`]), paths are recorded here directly instead of in `origin`:
+    /// no string and no location allocated per field read.
+    sink: Option<SourceMap>,
 }
 
 impl<'f> Reader<'f> {
@@ -147,6 +150,34 @@ impl<'f> Reader<'f> {
             origin: Vec::new(),
             warn_unknown,
             cap: Cap::default(),
+            sink: None,
+        }
+    }
+
+    /// A reader that records paths straight into a source map (taken back with
+    /// [`Reader::take_source_map`]) rather than into `origin`.
+    pub fn recording(file: &'f str, warn_unknown: bool) -> Self {
+        let mut r = Reader::new(file, warn_unknown);
+        r.sink = Some(SourceMap::default());
+        r
+    }
+
+    pub fn take_source_map(&mut self) -> Option<SourceMap> {
+        self.sink.take()
+    }
+
+    /// Points the path of `p` at `loc`, whether or not it was recorded already.
+    pub fn repoint(&mut self, p: &Path, loc: Location) {
+        if p.origin.is_empty() {
+            return;
+        }
+        if let Some(map) = &mut self.sink {
+            map.repoint(&p.origin, loc);
+            return;
+        }
+        match self.origin.iter_mut().rev().find(|(o, _)| *o == p.origin) {
+            Some(entry) => entry.1 = loc,
+            None => self.origin.push((p.origin.clone(), loc)),
         }
     }
 
@@ -177,10 +208,25 @@ impl<'f> Reader<'f> {
 
     /// Records where the scenario path of `p` was written.
     pub fn note(&mut self, p: &Path, n: &Node) {
-        if !p.origin.is_empty() {
-            let loc = self.loc(n);
-            self.origin.push((p.origin.clone(), loc));
+        if p.origin.is_empty() {
+            return;
         }
+        if let Some(map) = &mut self.sink {
+            map.record_at(&p.origin, self.file, n.line, n.column);
+            return;
+        }
+        let loc = self.loc(n);
+        self.origin.push((p.origin.clone(), loc));
+    }
+
+    /// [`Reader::note`] for `p.field(key)`, without building that path.
+    fn note_in(&mut self, p: &Path, key: &str, n: &Node) {
+        if let Some(map) = &mut self.sink {
+            map.record_field_at(&p.origin, key, self.file, n.line, n.column);
+            return;
+        }
+        let loc = self.loc(n);
+        self.origin.push((join(&p.origin, key), loc));
     }
 
     pub fn push(&mut self, d: Diagnostic, p: &Path, n: &Node) {
@@ -292,6 +338,27 @@ impl<'f> Reader<'f> {
                 None
             }
         }
+    }
+
+    /// `self.string(n, &p.field(key))`, building the field's path only when a diagnostic needs it
+    /// (thousands of clusters read a dozen fields each).
+    pub fn string_in(&mut self, n: &Node, p: &Path, key: &str) -> Option<String> {
+        if let Value::Scalar(s) = &n.value {
+            if !n.is_null() {
+                self.note_in(p, key, n);
+                return Some(s.text.clone());
+            }
+        }
+        self.string(n, &p.field(key))
+    }
+
+    /// `self.label_value(n, &p.field(key))`, building the path only for a diagnostic.
+    pub fn label_value_in(&mut self, n: &Node, p: &Path, key: &str) -> Option<String> {
+        if let (Value::Scalar(s), Some(Resolved::Str(_))) = (&n.value, n.resolve()) {
+            self.note_in(p, key, n);
+            return Some(s.text.clone());
+        }
+        self.label_value(n, &p.field(key))
     }
 
     /// A label value: Kubernetes requires strings, so a plain `1` or `true` is read as its text with a

@@ -199,7 +199,7 @@ impl Reader<'_> {
         };
         self.note(p, n);
         for e in entries {
-            if let Some(v) = self.label_value(&e.value, &p.field(&e.key)) {
+            if let Some(v) = self.label_value_in(&e.value, p, &e.key) {
                 out.insert(e.key.clone(), v);
             }
         }

@@ -50,6 +50,18 @@ fn ordinary(c: char) -> bool {
     matches!(c, ' '..='~' | '\u{a0}'..='\u{2027}' | '\u{202a}'..='\u{d7ff}' | '\u{e000}'..='\u{fefe}' | '\u{ff00}'..='\u{fffd}' | '\u{10000}'..)
 }
 
+/// Bytes at which a plain scalar may end or be refused (everything else just continues it).
+const PLAIN_STOP: [bool; 256] = {
+    let mut t = [false; 256];
+    let stops = b"\n:#-,[]{}";
+    let mut i = 0;
+    while i < stops.len() {
+        t[stops[i] as usize] = true;
+        i += 1;
+    }
+    t
+};
+
 struct Reader<'t> {
     b: &'t [u8],
     text: &'t str,
@@ -601,9 +613,12 @@ impl<'t> Reader<'t> {
             | b'>' | b'\'' | b'"' | b'%' | b'@' | b'`' | b'\n' | b' ' => return None,
             _ => {}
         }
-        let mut end = start;
         let mut i = start;
         loop {
+            // Most bytes only continue the scalar; the table finds the next one that may not.
+            while i < self.b.len() && !PLAIN_STOP[usize::from(self.b[i])] {
+                i += 1;
+            }
             let c = self.at(i);
             match c {
                 b'\n' => break,
@@ -627,10 +642,8 @@ impl<'t> Reader<'t> {
                 _ => {}
             }
             i += 1;
-            if c != b' ' {
-                end = i;
-            }
         }
+        let end = start + self.text[start..i].trim_end_matches(' ').len();
         self.pos = end;
         if flow {
             // Spaces before the terminator belong to no token.
