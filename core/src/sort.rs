@@ -30,7 +30,7 @@ fn sorted_indices(n: usize, cmp: &mut dyn FnMut(usize, usize) -> Ordering) -> Ve
 }
 
 /// Rearranges `v` so that position `k` holds what was at `order[k]`, following each cycle once.
-fn permute<T>(v: &mut [T], order: &[usize]) {
+pub(crate) fn permute<T>(v: &mut [T], order: &[usize]) {
     let mut done = vec![false; v.len()];
     for start in 0..v.len() {
         let mut cur = start;

@@ -92,6 +92,15 @@ pub fn check<'a>(
 /// checked once: every cluster it makes carries them).
 pub fn check_clusters(scenario: &Scenario, diags: &mut Vec<Diagnostic>) {
     for (i, c) in scenario.clusters.iter().enumerate() {
+        // Nearly every cluster's labels are fine: its names for the diagnostics are built only when
+        // one is said.
+        let fine = c.labels.len() <= MAX_LABELS
+            && c.labels
+                .iter()
+                .all(|(k, v)| label_errors(k, v).is_empty() && length_note(v).is_none());
+        if fine {
+            continue;
+        }
         let owner = format!("cluster `{}`", c.name);
         check(
             &owner,

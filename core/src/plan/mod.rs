@@ -289,14 +289,22 @@ pub struct AssumptionNote {
 
 /// The five longest waits for the summary: forever first, then longest; ties keep time order.
 pub(crate) fn longest_waits(mut waits: Vec<Wait>) -> Vec<Wait> {
-    crate::sort::sort_by(&mut waits, |a, b| match (a.duration, b.duration) {
+    crate::sort::sort_by(&mut waits, |a, b| longer_first(a.duration, b.duration));
+    waits.truncate(LONGEST_WAITS);
+    waits
+}
+
+/// How many waits the summary lists.
+const LONGEST_WAITS: usize = 5;
+
+/// The summary's order of waits: forever first, then the longest.
+fn longer_first(a: Option<Duration>, b: Option<Duration>) -> std::cmp::Ordering {
+    match (a, b) {
         (None, None) => std::cmp::Ordering::Equal,
         (None, _) => std::cmp::Ordering::Less,
         (_, None) => std::cmp::Ordering::Greater,
         (Some(x), Some(y)) => y.cmp(&x),
-    });
-    waits.truncate(5);
-    waits
+    }
 }
 
 /// How many errors and warnings the summary counts.
@@ -326,22 +334,43 @@ pub(crate) fn stage_etas(stages: &[StagePlan]) -> Vec<StageEta> {
         .collect()
 }
 
-/// The waits among clusters' own phases (`keep` picks the kinds), labelled with the cluster, for
-/// [`longest_waits`].
+/// The waits among clusters' own phases (`keep` picks the kinds), labelled with the cluster: only the
+/// ones [`longest_waits`] keeps, in its order, so a label is formatted for those few and not for
+/// every wait of a large fleet.
 pub(crate) fn cluster_waits(stages: &[StagePlan], keep: impl Fn(PhaseKind) -> bool) -> Vec<Wait> {
-    let mut waits = Vec::new();
-    for s in stages {
-        for c in &s.clusters {
-            for p in c.phases.iter().filter(|p| keep(p.kind)) {
-                waits.push(Wait {
-                    stage: s.name.clone(),
-                    kind: p.kind,
-                    label: format!("{}: {}", c.name, p.label),
-                    start: p.start,
-                    duration: p.end.map(|e| e.since(p.start)),
-                });
+    // (duration, stage, cluster, phase), kept in summary order; a wait enters ahead of the first one it
+    // beats strictly, so ties keep the order they came in, as the stable sort does.
+    let mut top: Vec<(Option<Duration>, usize, usize, usize)> =
+        Vec::with_capacity(LONGEST_WAITS + 1);
+    for (si, s) in stages.iter().enumerate() {
+        for (ci, c) in s.clusters.iter().enumerate() {
+            for (pi, p) in c.phases.iter().enumerate() {
+                if !keep(p.kind) {
+                    continue;
+                }
+                let d = p.end.map(|e| e.since(p.start));
+                let at = top
+                    .iter()
+                    .position(|t| longer_first(d, t.0) == std::cmp::Ordering::Less)
+                    .unwrap_or(top.len());
+                if at < LONGEST_WAITS {
+                    top.insert(at, (d, si, ci, pi));
+                    top.truncate(LONGEST_WAITS);
+                }
             }
         }
     }
-    waits
+    top.into_iter()
+        .map(|(duration, si, ci, pi)| {
+            let (s, c) = (&stages[si], &stages[si].clusters[ci]);
+            let p = &c.phases[pi];
+            Wait {
+                stage: s.name.clone(),
+                kind: p.kind,
+                label: format!("{}: {}", c.name, p.label),
+                start: p.start,
+                duration,
+            }
+        })
+        .collect()
 }
