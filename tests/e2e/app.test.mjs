@@ -143,6 +143,51 @@ assumptions:
 `;
 }
 
+/** A KubeFleet rolling update over `count` clusters; `update` is each cluster's update duration. */
+function generatedRolling(count, update) {
+  const clusters = Array.from({ length: count }, (_, i) => `  - {name: r-${String(i).padStart(5, "0")}, labels: {env: prod}}`);
+  return `name: generated-rolling
+start: 2026-11-23T09:00:00Z
+clusters:
+${clusters.join("\n")}
+strategy:
+  kind: kubefleet-rolling
+  placement:
+    name: web-app
+    type: PickAll
+    affinity: "env=prod"
+  rollingUpdate: {maxUnavailable: "10%", maxSurge: "10%", unavailablePeriodSeconds: 60}
+  resources: [Namespace, Deployment]
+  change: {update: true}
+assumptions:
+  applyDuration: 30s
+  updateDuration: ${update}
+`;
+}
+
+/** A GKE rollout sequence over `count` clusters in three fleets; `soak` is the first stage's. */
+function generatedGke(count, soak) {
+  const fleets = ["projects/testing", "projects/staging", "projects/production"];
+  const clusters = Array.from({ length: count }, (_, i) => {
+    const fleet = fleets[i < count / 10 ? 0 : i < count / 5 ? 1 : 2];
+    return `  - {name: g-${String(i).padStart(5, "0")}, fleet: ${fleet}, version: {controlPlane: 1.31.4-gke.1000, node: 1.31.4-gke.1000}, releaseChannel: REGULAR, maintenance: {window: {daily: "18:00"}}}`;
+  });
+  return `name: generated-gke
+start: 2026-11-23T09:00:00Z
+clusters:
+${clusters.join("\n")}
+strategy:
+  kind: gke-rollout-sequence
+  name: generated-sequence
+  stages:
+    - {fleetProjects: [projects/testing], soakDuration: ${soak}}
+    - {fleetProjects: [projects/staging], soakDuration: 2d}
+    - {fleetProjects: [projects/production], soakDuration: 0s}
+  versions:
+    - {version: 1.31.5-gke.1200000, at: 2026-11-23T09:00:00Z}
+`;
+}
+
 /** A fresh context (no localStorage, no cache) and page; `opts` are Playwright context options. */
 async function newPage(opts = {}) {
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, timezoneId: "UTC", ...opts });
@@ -895,12 +940,21 @@ test("10,000 clusters stay under 3,000 DOM elements; a 1,000-cluster edit re-pla
   );
   assert.ok(metrics.domElements10k < 3000, `DOM elements: ${top} at the top, ${middle} in the middle`);
 
-  // 1,000 clusters: from the edit being committed (change event, no debounce) to the redrawn end time.
-  await yaml.fill(generated(1_000, "30m"));
-  old = await waitForEndChange(page, old);
-  const timings = [];
-  for (const wait of ["2h", "3h", "4h", "5h", "6h"]) {
-    const ms = await page.evaluate(
+  // 1,000 clusters of each kind: from the edit being committed (change event, no debounce) to the
+  // redrawn end time, median of five edits that each move the end.
+  async function repaintMedian(texts) {
+    await yaml.fill(texts[0]);
+    old = await waitForEndChange(page, old);
+    const timings = [];
+    for (const text of texts.slice(1)) {
+      timings.push(await repaint(text));
+      old = await endTime(page);
+    }
+    timings.sort((a, b) => a - b);
+    return Math.round(timings[Math.floor(timings.length / 2)]);
+  }
+  async function repaint(text) {
+    return page.evaluate(
       async ({ text, previous }) => {
         const ta = document.querySelector('[data-testid="yaml"]');
         const t0 = performance.now();
@@ -911,16 +965,17 @@ test("10,000 clusters stay under 3,000 DOM elements; a 1,000-cluster edit re-pla
           await new Promise((r) => requestAnimationFrame(r));
           const now = document.querySelector('[data-testid="plan-end"]')?.getAttribute("data-time");
           if (now && now !== previous) return performance.now() - t0;
+          if (performance.now() - t0 > 20_000) throw new Error(`the end stayed ${previous}`);
         }
       },
-      { text: generated(1_000, wait), previous: old },
+      { text, previous: old },
     );
-    old = await endTime(page);
-    timings.push(ms);
   }
-  timings.sort((a, b) => a - b);
-  metrics.replanRedraw1kMedianMs = Math.round(timings[Math.floor(timings.length / 2)]);
+  metrics.replanRedraw1kMedianMs = await repaintMedian(["30m", "2h", "3h", "4h", "5h", "6h"].map((w) => generated(1_000, w)));
   metrics.replanOnly1kMs = Number(await page.locator('[data-testid="summary"]').getAttribute("data-replan-ms"));
+  metrics.replanRedraw1kRollingMedianMs = await repaintMedian(["3m", "4m", "5m", "6m", "7m", "8m"].map((u) => generatedRolling(1_000, u)));
+  // GKE's planner arrives with the first GKE text (an on-demand part): fetched before the timed edits.
+  metrics.replanRedraw1kGkeMedianMs = await repaintMedian(["1d", "2d", "3d", "4d", "5d", "6d"].map((d) => generatedGke(1_000, d)));
   assert.deepEqual(errors, []);
   await context.close();
 });
