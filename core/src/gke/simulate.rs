@@ -166,8 +166,9 @@ pub fn simulate(setup: &Setup, start: Time) -> SimResult {
 
 /// [`simulate`] with versions already qualified by some stages (a rollout in progress).
 pub fn simulate_seeded(setup: &Setup, start: Time, seeds: &[Seed]) -> SimResult {
-    // Upgrades a cluster may go through (one per released target and stream), each a bar and a wait
-    // or two: the bars of one cluster fit without growing.
+    // Upgrades a cluster may go through (one per released target and stream): room for one bar each,
+    // as most clusters have; one with waits grows its list once. Room for the waits too in every
+    // cluster would double the memory of the bars for the few that need it.
     let upgrades: usize = setup
         .releases
         .iter()
@@ -192,7 +193,7 @@ pub fn simulate_seeded(setup: &Setup, start: Time, seeds: &[Seed]) -> SimResult 
                     vec![(start, c.control_plane.clone())],
                     vec![(start, c.node.clone())],
                 ],
-                phases: Vec::with_capacity(upgrades * 2),
+                phases: Vec::with_capacity(upgrades),
                 upgraded: false,
                 stuck: false,
                 busy: [None, None],
