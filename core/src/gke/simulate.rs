@@ -202,8 +202,15 @@ pub fn simulate_seeded(setup: &Setup, start: Time, seeds: &[Seed]) -> SimResult 
             })
             .collect(),
         skips: Vec::new(),
-        // Two events per cluster and upgrade at most (start, done).
-        events: Vec::with_capacity(setup.clusters.len().saturating_mul(2 * upgrades) + 64),
+        // Two events per cluster and upgrade at most (start, done), and a few per stage and upgrade
+        // (running, busy, paused, soaking, completed): the list never doubles past what it needs.
+        events: Vec::with_capacity(
+            setup
+                .clusters
+                .len()
+                .saturating_mul(2 * upgrades)
+                .saturating_add(8 * upgrades * (setup.stages.len() + 1) + 64),
+        ),
         released: [Vec::new(), Vec::new()],
         diagnostics: Vec::new(),
         scratch_holds: Vec::new(),

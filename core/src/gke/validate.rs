@@ -798,7 +798,8 @@ pub fn rollout_sequence(scenario: &Scenario, seq: &RolloutSequence, start: Time)
         .as_deref()
         .map(|t| b.selector(t, format!("{path}.ignoredClustersSelector")));
     let releases = b.versions(&seq.versions, path);
-    let mut clusters = Vec::new();
+    // At most one per fleet cluster: the list never doubles past what it needs.
+    let mut clusters = Vec::with_capacity(fleet.len());
     let mut outside = Vec::new();
     // Stage index → (label, clusters) where CEL's "no such key" keeps a cluster out of the stage.
     let mut surprises: BTreeMap<usize, (String, Vec<&str>)> = BTreeMap::new();
@@ -1067,7 +1068,8 @@ pub fn fleet_sequence(scenario: &Scenario, seq: &FleetSequence, start: Time) -> 
         });
     }
     let releases = b.versions(&seq.versions, path);
-    let mut clusters = Vec::new();
+    // At most one per fleet cluster: the list never doubles past what it needs.
+    let mut clusters = Vec::with_capacity(fleet.len());
     let mut outside = Vec::new();
     for fc in &fleet {
         let f = fc.cluster.fleet.as_deref().map(fleet_id).unwrap_or("");
