@@ -511,6 +511,60 @@ fn groups_on_one_minor_qualify_its_target_for_the_next_group() {
     assert!(warnings(&plan).is_empty(), "{:#?}", warnings(&plan));
 }
 
+/// gke.md §3: "An upstream group must qualify ONE version that all its clusters target, and it must
+/// match what the downstream group targets"; docs/scenario-format.md, per-minor targets: "Clusters of a
+/// stage all upgrade at once". A middle group of three clusters on 1.20 (three different patches) has
+/// one own target, 1.21.14 (R25's 1.20 target, for each of them), so it takes it once dev qualified it
+/// and, all three running it at the end of its soak, qualifies it for prod. By hand (control plane
+/// 30m, nodes 30m after it, soak 1d): dev control plane +0m–+30m, COMPLETED +1d00h30m, nodes –+1h,
+/// COMPLETED +1d01h; staging control plane +1d00h30m–+1d01h, COMPLETED +2d01h, nodes +1d01h–+1d01h30m,
+/// COMPLETED +2d01h30m; prod one soak later again.
+#[wasm_bindgen_test(unsupported = test)]
+fn a_group_of_several_clusters_on_one_minor_takes_and_qualifies_its_one_target() {
+    let plan = one_plan(&format!(
+        "{START}clusters:
+  - {{name: dev-a, fleet: dev, version: {{controlPlane: 1.20.15-gke.100}}}}
+  - {{name: st-a, fleet: staging, version: {{controlPlane: 1.20.15-gke.100}}}}
+  - {{name: st-b, fleet: staging, version: {{controlPlane: 1.20.14-gke.100}}}}
+  - {{name: st-c, fleet: staging, version: {{controlPlane: 1.20.13-gke.100}}}}
+  - {{name: prod-a, fleet: prod, version: {{controlPlane: 1.20.15-gke.100}}}}
+  - {{name: prod-b, fleet: prod, version: {{controlPlane: 1.20.12-gke.100}}}}
+strategy:
+  kind: gke-fleet-sequence
+  name: chain
+  groups:
+    - {{fleet: dev, soaking: 1d}}
+    - {{fleet: staging, upstreamFleets: [dev], soaking: 1d}}
+    - {{fleet: prod, upstreamFleets: [staging], soaking: 1d}}
+  versions: {R25}
+"
+    ));
+    assert_eq!(plan.outcome, Outcome::Succeeded, "{:#?}", plan.diagnostics);
+    assert_eq!(
+        upgrades(&plan),
+        [
+            "1 dev controlPlane 1.21.14-gke.4300: RUNNING +0m, SOAKING +30m, COMPLETED +1d00h30m",
+            "1 dev node 1.21.14-gke.4300: RUNNING +0m, SOAKING +1h00m, COMPLETED +1d01h00m",
+            "2 staging controlPlane 1.21.14-gke.4300: RUNNING +1d00h30m, SOAKING +1d01h00m, COMPLETED +2d01h00m",
+            "2 staging node 1.21.14-gke.4300: RUNNING +1d01h00m, SOAKING +1d01h30m, COMPLETED +2d01h30m",
+            "3 prod controlPlane 1.21.14-gke.4300: RUNNING +2d01h00m, SOAKING +2d01h30m, COMPLETED +3d01h30m",
+            "3 prod node 1.21.14-gke.4300: RUNNING +2d01h30m, SOAKING +2d02h00m, COMPLETED +3d02h00m",
+        ]
+    );
+    for c in ["st-a", "st-b", "st-c", "prod-a", "prod-b"] {
+        let start = if c.starts_with("st") {
+            "+1d00h30m"
+        } else {
+            "+2d01h00m"
+        };
+        assert_eq!(
+            cluster_events(&plan, c)[0],
+            format!("{start} {c}: control plane upgrade to 1.21.14-gke.4300 starts")
+        );
+    }
+    assert!(warnings(&plan).is_empty(), "{:#?}", warnings(&plan));
+}
+
 /// A first group on two minors runs both targets (each cluster its own), but qualifies neither: the
 /// next group is not upgraded, and the plan says why and what to do.
 #[wasm_bindgen_test(unsupported = test)]

@@ -100,6 +100,15 @@ fn fractional_second_soaks_are_written_as_seconds() {
     };
     assert_eq!(soaks(&back), vec![1_500, 259_200_000]);
     assert_eq!(soaks(&back), soaks(&s));
+
+    // A fractional soak is a valid protobuf Duration and a valid gcloud soak: it plans (the reader
+    // once rewrote `1.500s` as `1s500ms`, which the planner refused as a soak).
+    for (name, text) in [
+        ("seq.json", format!("{{{STAGES}}}")),
+        ("seq-stage-config.yaml", yaml),
+    ] {
+        assert_eq!(all_errors(name, &text), Vec::<String>::new(), "{name}");
+    }
 }
 
 fn t(s: &str) -> fleetplan::time::Time {
@@ -268,5 +277,65 @@ strategy:
     assert_eq!(
         messages,
         ["Maintenance policy would go longer than 32d without 48h maintenance availability. (window Sat 02:00–08:00 UTC gives 1d of availability in the 32 days from 2026-11-29; GKE counts only spans of at least 4h)"]
+    );
+}
+
+/// `n` labels `k0: v`, `k1: v`, … as a flow map (YAML or JSON with quotes).
+fn n_labels(n: usize, quote: &str) -> String {
+    let items: Vec<String> = (0..n)
+        .map(|i| format!("{quote}k{i}{quote}: {quote}v{quote}"))
+        .collect();
+    format!("{{{}}}", items.join(", "))
+}
+
+/// `code path message` of every error, from reading and from planning.
+fn all_errors(name: &str, text: &str) -> Vec<String> {
+    let loaded = fleetplan::load(&[Source { name, text }]);
+    let planned: Vec<_> = loaded.scenarios.iter().map(fleetplan::plan).collect();
+    loaded
+        .diagnostics
+        .iter()
+        .chain(planned.iter().flat_map(|p| &p.diagnostics))
+        .filter(|d| d.is_error())
+        .map(|d| {
+            format!(
+                "{} {} {}",
+                d.code,
+                d.path.as_deref().unwrap_or("-"),
+                d.message
+            )
+        })
+        .collect()
+}
+
+/// Google Cloud's "Requirements for labels": at most 64 labels on a resource (gke.md §5). A GKE
+/// cluster made by a generator carries all the generator's labels, so 64 pass and 65 are refused at
+/// the generator, with the limit in the text; a RolloutSequence read from the API's JSON is a resource
+/// too, and its own `labels` follow the same count.
+#[wasm_bindgen_test(unsupported = test)]
+fn at_most_64_labels_on_generated_clusters_and_on_a_rollout_sequence() {
+    let generated = |n: usize| {
+        format!(
+            "generate:
+  - {{count: 2, name: \"dev-{{i}}\", fleet: dev, labels: {}}}
+strategy:
+  kind: gke-fleet-sequence
+  name: seq
+  groups: [{{fleet: dev}}]
+",
+            n_labels(n, "")
+        )
+    };
+    assert_eq!(all_errors("s.yaml", &generated(64)), Vec::<String>::new());
+    assert_eq!(
+        all_errors("s.yaml", &generated(65)),
+        ["gke-too-many-labels generate[0].labels the clusters of generate[0] have 65 labels; Google Cloud allows at most 64 labels on a resource"]
+    );
+
+    let sequence = |n: usize| format!("{{\"labels\": {}, {STAGES}}}", n_labels(n, "\""));
+    assert_eq!(all_errors("seq.json", &sequence(64)), Vec::<String>::new());
+    assert_eq!(
+        all_errors("seq.json", &sequence(65)),
+        ["gke-too-many-labels labels the RolloutSequence has 65 labels; Google Cloud allows at most 64 labels on a resource"]
     );
 }

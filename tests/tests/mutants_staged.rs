@@ -134,3 +134,54 @@ fn resource_snapshot_index_is_empty_or_an_integer_of_at_least_zero() {
         );
     }
 }
+
+fn failures_note(failures: &str) -> (String, bool) {
+    let yaml = format!(
+        r#"
+start: 2026-11-23T09:00:00Z
+clusters: [{{name: a}}, {{name: b}}, {{name: c}}, {{name: d}}]
+strategy:
+  kind: kubefleet-staged
+  stages:
+    - name: all
+      labelSelector: {{}}
+      maxConcurrency: 4
+assumptions:
+  updateDuration: 3m
+{failures}
+"#
+    );
+    let (_, plans) = load_and_plan(&yaml);
+    let notes: Vec<_> = plans[0]
+        .assumptions
+        .iter()
+        .filter(|n| n.field == "failures")
+        .collect();
+    assert_eq!(notes.len(), 1, "{:#?}", plans[0].assumptions);
+    (notes[0].value.clone(), notes[0].defaulted)
+}
+
+/// The plan states what it assumed about failures, one clause per assumed failure in the order
+/// written, with docs/scenario-format.md's `failures[]` defaults spelled out: `after` absent means
+/// the update fails when it would have finished; `recoversAfter` absent means it never recovers (the
+/// controller retries it forever, execution.go checkClusterUpdateResult); `preempted` means another
+/// run took over the binding, which aborts the run. No failures written: every update succeeds, and
+/// the note says it is fleetplan's default.
+#[wasm_bindgen_test(unsupported = test)]
+fn the_failure_assumptions_are_stated_in_the_plan() {
+    assert_eq!(
+        failures_note(""),
+        ("none: every update succeeds".to_string(), true)
+    );
+    let (value, defaulted) = failures_note(
+        "  failures: [b, {cluster: c, after: 2m, recoversAfter: 10m}, {cluster: d, after: 1m, preempted: true}, {cluster: a, recoversAfter: 1h30m}]",
+    );
+    assert_eq!(
+        value,
+        "b: fails when its update would finish, never recovers; \
+         c: fails 2m after it starts, recovers 10m later; \
+         d: another run takes over its binding 1m after it starts (the run aborts); \
+         a: fails when its update would finish, recovers 1h30m later"
+    );
+    assert!(!defaulted);
+}

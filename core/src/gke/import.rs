@@ -268,11 +268,13 @@ fn is_proto_duration(text: &str) -> bool {
         && !(num.contains('.') && frac.is_empty())
 }
 
-/// The compact form of a soak that parses (`259200s` → `3d`); the raw text otherwise.
+/// The compact form of a soak of whole seconds (`259200s` → `3d`); the raw text otherwise. A
+/// fractional soak (`1.500s`) stays as written: its compact form (`1s500ms`) has a unit, `ms`, that a
+/// soak (gcloud's s, m, h, d) does not take.
 pub fn normalize_soak(text: &str) -> String {
     match Duration::parse(text) {
-        Ok(d) => d.to_string(),
-        Err(_) => text.to_string(),
+        Ok(d) if d.0 % 1_000 == 0 => d.to_string(),
+        _ => text.to_string(),
     }
 }
 
