@@ -99,7 +99,7 @@ report() {
     {
         echo "# Mutation testing: $title"
         echo
-        echo "Tree: $tree ($(git -C "$tree" rev-parse --short HEAD 2>/dev/null || echo '?'))," \
+        echo "Tree: $tree at $(cat "$out/commit" 2>/dev/null || echo '?') when the run started," \
             "cargo-mutants $(cargo mutants --version | awk '{print $2}'), wall time ${elapsed}s, exit $status."
         echo
         for kind in caught missed timeout unviable; do
@@ -153,6 +153,14 @@ run() {
     local out="$1" title="$2"
     shift 2
     mkdir -p "$out"
+    # What was tested: the commit checked out when the run starts (cargo-mutants copies the tree then;
+    # commits made while it runs are not in it), and whether uncommitted changes were tested with it.
+    {
+        git -C "$tree" rev-parse --short HEAD 2>/dev/null || echo '?'
+        if [ -n "$(git -C "$tree" status --porcelain --untracked-files=no 2>/dev/null)" ]; then
+            echo ' with uncommitted changes'
+        fi
+    } | tr -d '\n' >"$out/commit"
     cargo mutants "${common[@]}" "$@" --list | wc -l | tr -d ' ' >"$out/planned"
     echo "mutants: $title: $(cat "$out/planned") mutants; results in $out"
     local started status=0 limit=()
