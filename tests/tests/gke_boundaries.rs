@@ -463,6 +463,18 @@ strategy:
         problems(&soak("2592001s")),
         ["soak-too-long strategy.stages[0].soakDuration: soak duration `2592001s` (30d1s) is longer than the maximum of 30 days"]
     );
+    // However long, a soak fleetplan can hold is refused by the 30-day rule, with its length: up to
+    // 10^10 s (10^13 ms, fleetplan's cap on a soak's number, far inside what a millisecond count
+    // holds). 10^10 s = 115,740 days and 64,000 s = 115740d17h46m40s. One second more is refused
+    // as a number too large to read.
+    assert_eq!(
+        problems(&soak("10000000000s")),
+        ["soak-too-long strategy.stages[0].soakDuration: soak duration `10000000000s` (115740d17h46m40s) is longer than the maximum of 30 days"]
+    );
+    assert_eq!(
+        problems(&soak("10000000001s")),
+        ["bad-soak-duration strategy.stages[0].soakDuration: soak duration `10000000001s` is too large (write e.g. 259200s, 7d or 3d12h; units s, m, h, d)"]
+    );
 }
 
 fn exclusions(list: &[(&str, &str, &str)]) -> String {

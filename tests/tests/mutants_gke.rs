@@ -170,6 +170,33 @@ fn rrule_intervals_count_from_the_first_occurrence() {
     );
 }
 
+/// RFC 5545 §3.3.10: a MONTHLY rule's INTERVAL counts months from the first occurrence, whatever
+/// the interval: `FREQ=MONTHLY;INTERVAL=5` from 2026-11-14 opens on the 14th of 2026-11, 2027-04,
+/// 2027-09 and 2028-02 (five months on, across year ends), and `INTERVAL=3` on 2026-11, 2027-02,
+/// 2027-05. The first occurrence is one of them.
+#[wasm_bindgen_test(unsupported = test)]
+fn monthly_intervals_count_months_from_the_first_occurrence() {
+    for (interval, openings) in [
+        (5, ["2026-11-14", "2027-04-14", "2027-09-14", "2028-02-14"]),
+        (3, ["2026-11-14", "2027-02-14", "2027-05-14", "2027-08-14"]),
+    ] {
+        let w = window(
+            "2026-11-14T01:00:00Z",
+            "2026-11-14T07:00:00Z",
+            &format!("FREQ=MONTHLY;INTERVAL={interval}"),
+        );
+        let mut at = "2026-11-14T00:00:00Z".to_string();
+        for day in openings {
+            assert_eq!(
+                occurrence(&w, &at),
+                format!("{day}T01:00:00Z → {day}T07:00:00Z"),
+                "INTERVAL={interval}, after {at}"
+            );
+            at = format!("{day}T07:00:00Z");
+        }
+    }
+}
+
 /// RFC 5545 §3.3.10: BYxxx parts of one rule narrow each other; its own example
 /// `FREQ=MONTHLY;BYDAY=FR;BYMONTHDAY=13` is "every Friday the 13th". After Friday 2026-11-13 the next
 /// ones are 2027-08-13 and 2028-10-13 (checked on a calendar).

@@ -185,3 +185,60 @@ fn the_failure_assumptions_are_stated_in_the_plan() {
     );
     assert!(!defaulted);
 }
+
+fn run_in_state(state: &str) -> String {
+    format!(
+        r#"
+clusters:
+  - {{name: a, labels: {{env: prod}}}}
+strategy:
+  kind: kubefleet-staged
+  stages:
+    - name: prod
+      labelSelector: {{matchLabels: {{env: prod}}}}
+  run: {{name: run1{state}}}
+"#
+    )
+}
+
+/// `spec.state` (kubefleet.md, ClusterStagedUpdateRun): Initialize computes and records the stages
+/// without executing, nothing updates until the state is set to Run; Stop starts no cluster until it
+/// is set back to Run. The plan shows the run as if it ran, so it warns at `strategy.run.state`
+/// when the state written would hold it; Run, or no state (older releases ran at once), says nothing.
+#[wasm_bindgen_test(unsupported = test)]
+fn a_run_held_by_its_state_is_said_to_be() {
+    let state_warnings = |state: &str| -> Vec<String> {
+        let (_, plans) = load_and_plan(&run_in_state(state));
+        plans[0]
+            .diagnostics
+            .iter()
+            .filter(|d| d.code.starts_with("run-state"))
+            .map(|d| {
+                assert!(!d.is_error(), "{d:#?}");
+                format!("{} {}", d.code, d.path.as_deref().unwrap_or("-"))
+            })
+            .collect()
+    };
+    assert_eq!(
+        state_warnings(", state: Initialize"),
+        ["run-state-initialize strategy.run.state"]
+    );
+    assert_eq!(
+        state_warnings(", state: Stop"),
+        ["run-state-stop strategy.run.state"]
+    );
+    assert_eq!(state_warnings(", state: Run"), Vec::<String>::new());
+    assert_eq!(state_warnings(""), Vec::<String>::new());
+    let (_, plans) = load_and_plan(&run_in_state(", state: Initialize"));
+    let d = plans[0]
+        .diagnostics
+        .iter()
+        .find(|d| d.code == "run-state-initialize")
+        .unwrap();
+    assert!(
+        d.message
+            .contains("nothing updates until the state is set to Run"),
+        "{}",
+        d.message
+    );
+}

@@ -606,6 +606,22 @@ fn what_passes_the_schema_is_refused_by_the_placement_webhook_with_its_text() {
     ));
 }
 
+/// pkg/utils/validator/placement.go validatePlacement: `len(name) > validation.DNS1035LabelMaxLength`
+/// (63) is refused with "the name field cannot have length exceeding 63", although the schema takes
+/// a DNS subdomain of up to 253. A 63-character name passes, 64 characters do not.
+#[wasm_bindgen_test(unsupported = test)]
+fn the_placement_webhook_refuses_a_name_over_63_characters() {
+    let name = |n: usize| format!("{{name: app.{}}}", "a".repeat(n - 4));
+    assert_eq!(
+        webhook_denial("{maxUnavailable: 1}", &name(63)),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        webhook_denial("{maxUnavailable: 1}", &name(64)),
+        ["placement-webhook strategy.placement.name: admission webhook \"fleet.clusterresourceplacementv1beta1.validating\" denied the request: deny create/update v1beta1 CRP has invalid fields the name field cannot have length exceeding 63"]
+    );
+}
+
 #[wasm_bindgen_test(unsupported = test)]
 fn availability_depends_on_the_kind_as_the_work_applier_tracks_it() {
     // workapplier/availability_tracker.go: isDataResource kinds (StorageClass, CSIDriver, CSINode,

@@ -121,8 +121,9 @@ pub struct Hold {
     pub label: Name,
 }
 
-/// A cluster's whole maintenance policy.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// A cluster's whole maintenance policy. Not comparable: nothing compares policies, and the index
+/// below is derived from `exclusions`, so it would have to be left out of any comparison.
+#[derive(Clone, Debug, Default)]
 pub struct Policy {
     /// Shared: clusters with the same window written the same way share one parsed window.
     pub window: Option<Arc<Window>>,
@@ -131,17 +132,9 @@ pub struct Policy {
     index: LazyIndex,
 }
 
-/// Derived from `exclusions`, so it takes no part in comparing policies.
+/// Derived from `exclusions` on first use.
 #[derive(Clone, Debug, Default)]
 struct LazyIndex(OnceCell<ExclusionIndex>);
-
-impl PartialEq for LazyIndex {
-    fn eq(&self, _: &LazyIndex) -> bool {
-        true
-    }
-}
-
-impl Eq for LazyIndex {}
 
 /// Exclusions sorted by start for each kind of work they can hold, with the running maximum of their
 /// ends: which exclusion holds an instant, and when the next one begins, are binary searches instead
@@ -434,9 +427,9 @@ impl Window {
             return (Duration::ZERO, self.anchor_day);
         }
         let horizon = 366 + AVAILABILITY_SPAN_DAYS;
-        let back = self.length.0 / DAY.0 + 1;
-        let occ: Vec<(i64, i64)> = (self.anchor_day - back..self.anchor_day + horizon)
-            .filter(|d| *d >= self.anchor_day && self.rule.matches(*d, self.anchor_day))
+        // A rule matches no day before its anchor (`Rule::matches`), so none starts earlier.
+        let occ: Vec<(i64, i64)> = (self.anchor_day..self.anchor_day + horizon)
+            .filter(|d| self.rule.matches(*d, self.anchor_day))
             .map(|d| {
                 let open = d * DAY.0 + self.start_of_day;
                 (open, open + self.length.0)
