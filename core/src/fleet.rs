@@ -3,7 +3,11 @@
 use std::collections::BTreeMap;
 
 use crate::diag::{thousands, Cap, Diagnostic};
-use crate::model::{Cluster, ClusterGenerator, FleetCluster, Scenario, SpreadMode, Strategy};
+use std::borrow::Cow;
+
+use crate::model::{
+    Cluster, ClusterGenerator, FleetCluster, FleetPath, Scenario, SpreadMode, Strategy,
+};
 use crate::quote::go_quote;
 
 /// Fleets above this size are refused: a typo such as `count: 10000000` must not freeze a browser tab.
@@ -20,7 +24,7 @@ impl Scenario {
     /// Every cluster of the scenario, explicit ones first, each with the path that declared it.
     /// Duplicate names are reported and only the first declaration is kept; names too long for the
     /// real system are reported; fleets past [`MAX_CLUSTERS`] or [`MAX_GENERATED_BYTES`] stop there.
-    pub fn fleet(&self) -> (Vec<FleetCluster>, Vec<Diagnostic>) {
+    pub fn fleet(&self) -> (Vec<FleetCluster<'_>>, Vec<Diagnostic>) {
         let mut diags = Vec::new();
         let mut cap = Cap::default();
         let member_clusters = matches!(
@@ -43,7 +47,7 @@ impl Scenario {
         }
         let mut out: Vec<FleetCluster> = Vec::with_capacity(explicit);
         for (i, c) in self.clusters[..explicit].iter().enumerate() {
-            let path = format!("clusters[{i}]");
+            let path = FleetPath::Listed(i);
             if c.name.is_empty() {
                 cap.push(
                     &mut diags,
@@ -58,7 +62,7 @@ impl Scenario {
                 }
             }
             out.push(FleetCluster {
-                cluster: c.clone(),
+                cluster: Cow::Borrowed(c),
                 path,
             });
         }
@@ -161,8 +165,8 @@ impl Scenario {
             bytes += cost;
             out.reserve(gen.count as usize);
             out.extend((0..gen.count).map(|k| FleetCluster {
-                cluster: generate_one(gen, k),
-                path: path.clone(),
+                cluster: Cow::Owned(generate_one(gen, k)),
+                path: FleetPath::Generated(g),
             }));
         }
         drop_duplicates(&mut out, &mut diags, &mut cap);
@@ -206,7 +210,7 @@ fn name_length(name: &str, member_cluster: bool) -> Vec<Diagnostic> {
 
 /// Keeps the first declaration of each name and reports the others. Sorting indices by name finds
 /// duplicates without hashing or copying a single name, which matters for generated fleets.
-fn drop_duplicates(fleet: &mut Vec<FleetCluster>, diags: &mut Vec<Diagnostic>, cap: &mut Cap) {
+fn drop_duplicates(fleet: &mut Vec<FleetCluster<'_>>, diags: &mut Vec<Diagnostic>, cap: &mut Cap) {
     let mut order: Vec<u32> = (0..fleet.len() as u32).collect();
     order.sort_unstable_by(|&a, &b| {
         fleet[a as usize]
@@ -231,7 +235,7 @@ fn drop_duplicates(fleet: &mut Vec<FleetCluster>, diags: &mut Vec<Diagnostic>, c
                     "duplicate-cluster",
                     format!("cluster `{}` is declared twice (first at {}); member cluster names are unique", dup.cluster.name, first.path),
                 )
-                .at(dup.path.clone()),
+                .at(dup.path),
             );
         }
     }

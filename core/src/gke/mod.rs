@@ -427,7 +427,7 @@ fn detail(setup: &Setup, sim: &SimResult) -> GkeDetail {
     let fleet_of: Vec<Option<usize>> = setup
         .clusters
         .iter()
-        .map(|c| fleets.iter().position(|f| *f == c.fleet))
+        .map(|c| fleets.iter().position(|f| c.fleet == *f))
         .collect();
     let mut versions = Vec::new();
     for stream in Stream::BOTH {

@@ -38,6 +38,8 @@ impl Selector {
     /// `env`): CEL raises "no such key" there, and GKE does not select the cluster.
     pub fn missing_label_surprise(&self, labels: &BTreeMap<String, String>) -> Option<String> {
         let expr = self.expr.as_ref()?;
+        // Most clusters have every label the selector reads: then nothing is filled and nothing copied.
+        expr.evaluate(labels).err()?;
         let mut first = None;
         let mut filled = labels.clone();
         // Each round fills one missing key with a value no selector can name; selectors are small.

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use crate::diag::Diagnostic;
-use crate::model::{FleetCluster, Scenario};
+use crate::model::{FleetCluster, FleetPath, Scenario};
 use crate::plan::{AssumptionNote, Name};
 use crate::time::{Duration, Time, DAY, MINUTE};
 
@@ -85,13 +85,15 @@ impl StageSetup {
 
 pub struct ClusterSetup {
     pub name: Name,
-    pub fleet: String,
+    /// Shared by the fleet's clusters (a fleet has thousands, a sequence a handful of fleets).
+    pub fleet: Name,
     pub stage: usize,
     /// Left out by `ignoredClustersSelector` (EXCLUDED_BY_FILTER).
     pub excluded: bool,
     pub control_plane: Version,
     pub node: Version,
-    pub channel: Option<String>,
+    /// The release channel when it is one GKE has (another is an error already reported).
+    pub channel: Option<&'static str>,
     pub policy: Policy,
     pub control_plane_duration: Duration,
     /// Surge batches of the node upgrade (pools one after another) and how long each takes.
@@ -136,6 +138,17 @@ type WindowEntry = Result<(Arc<Window>, Duration, i64), (&'static str, String)>;
 pub fn fleet_id(text: &str) -> &str {
     let t = text.trim();
     t.strip_prefix("projects/").unwrap_or(t)
+}
+
+/// A field under where a cluster was declared (`clusters[3].maintenance`), written out only when a
+/// diagnostic needs it.
+#[derive(Clone, Copy)]
+struct Within(FleetPath, &'static str);
+
+impl std::fmt::Display for Within {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}{}", self.0, self.1)
+    }
 }
 
 /// Soak durations as GKE and gcloud accept them: `259200s`, `7d`, `3d12h`, `1.5h` (units s, m, h, d).
@@ -185,6 +198,13 @@ struct Builder {
     /// windows): the window and the least availability in 32 days with the day it starts, or the
     /// field and text of its parse error.
     windows: BTreeMap<String, WindowEntry>,
+    /// The key of the window being looked up, written into one reused buffer.
+    window_key: String,
+    /// Each distinct version text parsed once: thousands of clusters run the same few versions and
+    /// share one copy of each.
+    versions_seen: BTreeMap<String, Version>,
+    /// Fleet ids seen so far, each shared by its clusters.
+    fleets: Vec<Name>,
     diags: Vec<Diagnostic>,
     notes: Vec<AssumptionNote>,
     valid: bool,
@@ -200,6 +220,9 @@ impl Builder {
         Builder {
             start,
             windows: BTreeMap::new(),
+            window_key: String::new(),
+            versions_seen: BTreeMap::new(),
+            fleets: Vec::new(),
             diags,
             notes: Vec::new(),
             valid,
@@ -385,7 +408,7 @@ impl Builder {
             );
             return None;
         };
-        let control_plane = match Version::parse(cp_text) {
+        let control_plane = match self.version(cp_text) {
             Ok(v) => v,
             Err(m) => {
                 self.error("bad-gke-version", m, format!("{p}.version.controlPlane"));
@@ -394,7 +417,7 @@ impl Builder {
         };
         let node = match c.version.as_ref().and_then(|v| v.node.as_deref()) {
             None => control_plane.clone(),
-            Some(t) => match Version::parse(t) {
+            Some(t) => match self.version(t) {
                 Ok(v) => v,
                 Err(m) => {
                     self.error("bad-gke-version", m, format!("{p}.version.node"));
@@ -411,8 +434,12 @@ impl Builder {
                 .at(format!("{p}.version.node")),
             );
         }
+        let channel = c
+            .release_channel
+            .as_deref()
+            .and_then(|ch| CHANNELS.iter().copied().find(|known| *known == ch));
         if let Some(ch) = &c.release_channel {
-            if !CHANNELS.contains(&ch.as_str()) {
+            if channel.is_none() {
                 self.error(
                     "bad-release-channel",
                     format!(
@@ -450,19 +477,15 @@ impl Builder {
                 })
                 .sum()
         };
+        let fleet = self.fleet(c.fleet.as_deref().map(fleet_id).unwrap_or_default());
         Some(ClusterSetup {
             name: Name::from(&c.name),
-            fleet: c
-                .fleet
-                .as_deref()
-                .map(fleet_id)
-                .unwrap_or_default()
-                .to_string(),
+            fleet,
             stage,
             excluded,
             control_plane,
             node,
-            channel: c.release_channel.clone(),
+            channel,
             policy,
             control_plane_duration: d.control_plane.unwrap_or(DEFAULT_CONTROL_PLANE),
             node_batches,
@@ -470,32 +493,68 @@ impl Builder {
         })
     }
 
+    /// A version text parsed once per distinct text (errors are not kept: each is reported where it is).
+    fn version(&mut self, text: &str) -> Result<Version, String> {
+        if let Some(v) = self.versions_seen.get(text) {
+            return Ok(v.clone());
+        }
+        let v = Version::parse(text)?;
+        self.versions_seen.insert(text.to_string(), v.clone());
+        Ok(v)
+    }
+
+    /// The shared name of fleet `id`.
+    fn fleet(&mut self, id: &str) -> Name {
+        if let Some(f) = self.fleets.iter().find(|f| f.as_str() == id) {
+            return f.clone();
+        }
+        // A fleet per cluster is possible (and then this list is as long as the fleet): beyond a few
+        // dozen, names are not shared, so the search stays short.
+        let name = Name::from(id);
+        if self.fleets.len() < 64 {
+            self.fleets.push(name.clone());
+        }
+        name
+    }
+
     fn policy(&mut self, fc: &FleetCluster) -> Policy {
         let mut policy = Policy::default();
         let Some(m) = &fc.cluster.maintenance else {
             return policy;
         };
-        let p = format!("{}.maintenance", fc.path);
+        let p = Within(fc.path, ".maintenance");
         let plan_day = self.start.0.div_euclid(DAY.0);
         if let Some(w) = &m.window {
-            let key = match w {
-                crate::model::MaintenanceWindow::Daily { start } => format!("d {start}"),
+            let mut key = std::mem::take(&mut self.window_key);
+            key.clear();
+            match w {
+                crate::model::MaintenanceWindow::Daily { start } => {
+                    key.push_str("d ");
+                    key.push_str(start);
+                }
                 crate::model::MaintenanceWindow::Recurring {
                     start,
                     end,
                     recurrence,
-                } => format!("r {start}\n{end}\n{recurrence}"),
-            };
-            let entry = self
-                .windows
-                .entry(key)
-                .or_insert_with(|| {
-                    Window::parse(w, plan_day).map(|w| {
+                } => {
+                    for (i, part) in [start, end, recurrence].into_iter().enumerate() {
+                        key.push_str(if i == 0 { "r " } else { "\n" });
+                        key.push_str(part);
+                    }
+                }
+            }
+            let entry = match self.windows.get(&key) {
+                Some(e) => e.clone(),
+                None => {
+                    let e = Window::parse(w, plan_day).map(|w| {
                         let (least, from) = w.least_availability();
                         (Arc::new(w), least, from)
-                    })
-                })
-                .clone();
+                    });
+                    self.windows.insert(key.clone(), e.clone());
+                    e
+                }
+            };
+            self.window_key = key;
             match entry {
                 Ok((w, least, from)) => {
                     if least < window::MIN_AVAILABILITY {
@@ -611,7 +670,7 @@ impl Builder {
         let channels: BTreeSet<&str> = clusters
             .iter()
             .filter(|c| !c.excluded)
-            .filter_map(|c| c.channel.as_deref())
+            .filter_map(|c| c.channel)
             .filter(|c| CHANNELS.contains(c))
             .collect();
         let computed = CHANNELS

@@ -8,7 +8,9 @@ pub mod gke;
 mod placement;
 pub mod rolling;
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::fmt;
 
 use serde::Serialize;
 
@@ -183,11 +185,36 @@ pub enum SpreadMode {
     Index,
 }
 
-/// Where a cluster of [`Scenario::fleet`] was declared, to point diagnostics at it.
+/// A cluster of [`Scenario::fleet`] and where it was declared, to point diagnostics at it. An
+/// explicit cluster is borrowed from the scenario, a generated one owned: expanding a fleet copies
+/// no listed cluster.
 #[derive(Clone, Debug, PartialEq)]
-pub struct FleetCluster {
-    pub cluster: Cluster,
-    pub path: String,
+pub struct FleetCluster<'a> {
+    pub cluster: Cow<'a, Cluster>,
+    pub path: FleetPath,
+}
+
+/// Where a fleet cluster was declared: `clusters[i]` or the generator `generate[g]`. Written out
+/// only when a diagnostic names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FleetPath {
+    Listed(usize),
+    Generated(usize),
+}
+
+impl fmt::Display for FleetPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FleetPath::Listed(i) => write!(f, "clusters[{i}]"),
+            FleetPath::Generated(g) => write!(f, "generate[{g}]"),
+        }
+    }
+}
+
+impl From<FleetPath> for String {
+    fn from(p: FleetPath) -> String {
+        p.to_string()
+    }
 }
 
 /// The rollout strategy; one variant per kind of real system.

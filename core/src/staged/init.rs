@@ -203,7 +203,7 @@ pub fn initialize(run: &StagedRun, fleet: &[FleetCluster], diags: &mut Vec<Diagn
                                         "invalid-sorting-label",
                                         format!("the sorting label `{k}:{raw}` on cluster `{}` is not valid: {err}", fc.cluster.name),
                                     )
-                                    .at(fc.path.clone()),
+                                    .at(fc.path),
                                 );
                                 // The controller's text reads `order:` for an empty value; say so plainly.
                                 if raw.is_empty() {
@@ -217,7 +217,7 @@ pub fn initialize(run: &StagedRun, fleet: &[FleetCluster], diags: &mut Vec<Diagn
                                             "sorting-label-empty",
                                             format!("the value of label `{k}` on cluster `{}` {why}; stage `{}` sorts its clusters by this label, so every one of them needs an integer value", fc.cluster.name, stage.name),
                                         )
-                                        .at(fc.path.clone()),
+                                        .at(fc.path),
                                     );
                                 }
                                 // The controller's comparator reads a bad value as 0 (it ignores Atoi's error).

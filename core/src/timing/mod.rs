@@ -30,7 +30,7 @@ pub struct Hooks<'a> {
 
 pub struct Timing<'a> {
     assumptions: &'a Assumptions,
-    fleet: &'a [FleetCluster],
+    fleet: &'a [FleetCluster<'a>],
     default_update: Duration,
     by_name: HashMap<&'a str, Duration>,
     /// Selector overrides in order, compiled once for every cluster they are tried on.
@@ -43,7 +43,7 @@ pub struct Timing<'a> {
 impl<'a> Timing<'a> {
     pub fn new(
         assumptions: &'a Assumptions,
-        fleet: &'a [FleetCluster],
+        fleet: &'a [FleetCluster<'a>],
         diags: &mut Vec<Diagnostic>,
     ) -> Self {
         // A set, not a scan per name: a long failure list against a large fleet was quadratic.
