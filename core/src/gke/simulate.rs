@@ -148,6 +148,13 @@ struct Sim<'a> {
     /// Reused for every window lookup, so placing an upgrade allocates nothing for them.
     scratch_holds: Vec<Hold>,
     scratch_segments: Vec<(Time, Time)>,
+    /// The instant being simulated.
+    now: Time,
+    /// Events dated after `now` (an upgrade's start in a later window), held until their instant so
+    /// that `events` stays in time order and needs no sorting.
+    ahead: EventQueue<Event>,
+    /// An event was dated before one already listed: `events` needs the stable sort after all.
+    unordered: bool,
 }
 
 /// Where a live rollout stands: stage `stage` qualified `version` of `stream` at `at` (its soak
@@ -175,6 +182,16 @@ pub fn simulate_seeded(setup: &Setup, start: Time, seeds: &[Seed]) -> SimResult 
         .map(|r| r.streams.len() * r.targets.len())
         .sum::<usize>()
         .min(64);
+    // Versions a cluster's stream may change to: one per target released for that stream.
+    let changes = Stream::BOTH.map(|stream| {
+        setup
+            .releases
+            .iter()
+            .filter(|r| r.streams.contains(&stream))
+            .map(|r| r.targets.len())
+            .sum::<usize>()
+            .min(8)
+    });
     let mut sim = Sim {
         setup,
         queue: EventQueue::with_capacity(setup.clusters.len() * 2 + 16),
@@ -190,8 +207,8 @@ pub fn simulate_seeded(setup: &Setup, start: Time, seeds: &[Seed]) -> SimResult 
             .map(|c| ClusterRun {
                 version: [c.control_plane.clone(), c.node.clone()],
                 history: [
-                    vec![(start, c.control_plane.clone())],
-                    vec![(start, c.node.clone())],
+                    history(start, &c.control_plane, changes[0]),
+                    history(start, &c.node, changes[1]),
                 ],
                 phases: Vec::with_capacity(upgrades),
                 upgraded: false,
@@ -215,6 +232,9 @@ pub fn simulate_seeded(setup: &Setup, start: Time, seeds: &[Seed]) -> SimResult 
         diagnostics: Vec::new(),
         scratch_holds: Vec::new(),
         scratch_segments: Vec::new(),
+        now: start,
+        ahead: EventQueue::default(),
+        unordered: false,
     };
     for (i, c) in setup.clusters.iter().enumerate() {
         if c.excluded {
@@ -248,6 +268,7 @@ pub fn simulate_seeded(setup: &Setup, start: Time, seeds: &[Seed]) -> SimResult 
     // at that very instant is among those they may take).
     let mut resumes: Vec<(usize, Stream, usize, u32)> = Vec::new();
     while let Some((now, ev)) = sim.queue.pop() {
+        sim.catch_up(Some(now));
         match ev {
             Ev::Release(i) => sim.release(now, i),
             Ev::Qualified(i) => {
@@ -282,16 +303,18 @@ pub fn simulate_seeded(setup: &Setup, start: Time, seeds: &[Seed]) -> SimResult 
             }
         }
     }
-    // Stable: events of one instant keep the order they happened in. Most are already in order (only
-    // an upgrade's start is emitted ahead of time); sorting small keys and then swapping the events
+    sim.catch_up(None);
+    // Stable: events of one instant keep the order they happened in. Events dated ahead were held
+    // until their instant, so the list is in order unless one was dated in the past (a paused
+    // stage's cluster whose window never opens); then sorting small keys and swapping the events
     // into place (no second copy of a million events) beats moving them through a merge sort.
-    let mut order: Vec<(Time, u32)> = sim
-        .events
-        .iter()
-        .enumerate()
-        .map(|(i, e)| (e.at, i as u32))
-        .collect();
-    if order.windows(2).any(|w| w[0].0 > w[1].0) {
+    if sim.unordered {
+        let mut order: Vec<(Time, u32)> = sim
+            .events
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (e.at, i as u32))
+            .collect();
         order.sort_unstable();
         let order: Vec<usize> = order.into_iter().map(|(_, i)| i as usize).collect();
         crate::sort::permute(&mut sim.events, &order);
@@ -322,6 +345,13 @@ fn by_stream(
     }
 }
 
+/// A cluster stream's version history: where it starts, with room for `changes` more.
+fn history(start: Time, v: &Version, changes: usize) -> Vec<(Time, Version)> {
+    let mut h = Vec::with_capacity(1 + changes);
+    h.push((start, v.clone()));
+    h
+}
+
 fn minor_text(m: Minor) -> String {
     format!("{}.{}", m.0, m.1)
 }
@@ -335,13 +365,41 @@ impl Sim<'_> {
         cluster: Option<usize>,
         message: Message,
     ) {
-        self.events.push(Event {
+        let event = Event {
             at,
             reason,
             stage: stage.map(|s| self.setup.stages[s].name.clone()),
             cluster: cluster.map(|c| self.setup.clusters[c].name.clone()),
             message,
-        });
+        };
+        if at > self.now {
+            self.ahead.push(at, event);
+        } else {
+            self.list(event);
+        }
+    }
+
+    fn list(&mut self, event: Event) {
+        if self.events.last().is_some_and(|last| last.at > event.at) {
+            self.unordered = true;
+        }
+        self.events.push(event);
+    }
+
+    /// Moves to instant `now` (`None`: the end): the events held for it and before join the list,
+    /// in the order they were emitted.
+    fn catch_up(&mut self, now: Option<Time>) {
+        while let Some(at) = self.ahead.next_time() {
+            if now.is_some_and(|now| at > now) {
+                break;
+            }
+            if let Some((_, event)) = self.ahead.pop() {
+                self.list(event);
+            }
+        }
+        if let Some(now) = now {
+            self.now = now;
+        }
     }
 
     /// The lane of stage `s` for clusters on minor `key` (created on first use).

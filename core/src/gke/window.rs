@@ -134,7 +134,7 @@ pub struct Policy {
 
 /// Derived from `exclusions` on first use.
 #[derive(Clone, Debug, Default)]
-struct LazyIndex(OnceCell<ExclusionIndex>);
+struct LazyIndex(OnceCell<Box<ExclusionIndex>>);
 
 /// Exclusions sorted by start for each kind of work they can hold, with the running maximum of their
 /// ends: which exclusion holds an instant, and when the next one begins, are binary searches instead
@@ -144,6 +144,8 @@ struct ExclusionIndex {
     /// By `work_slot`: (start, index into `exclusions`) sorted by start, and for each prefix the
     /// exclusion with the latest end (the later one in input order on ties, as a scan would find).
     by_work: [(Vec<Indexed>, Vec<Indexed>); 4],
+    /// Each exclusion's label, written once instead of for every upgrade it holds.
+    labels: Vec<Name>,
 }
 
 /// An instant and the exclusion it belongs to (its index in `Policy::exclusions`).
@@ -155,7 +157,10 @@ fn work_slot(work: Work) -> usize {
 
 impl ExclusionIndex {
     fn build(exclusions: &[Exclusion]) -> ExclusionIndex {
-        let mut index = ExclusionIndex::default();
+        let mut index = ExclusionIndex {
+            labels: exclusions.iter().map(|e| Name::from(e.label())).collect(),
+            ..ExclusionIndex::default()
+        };
         for (slot, (starts, latest)) in index.by_work.iter_mut().enumerate() {
             let work = Work {
                 node: slot >= 2,
@@ -205,10 +210,16 @@ impl Policy {
         }
     }
 
-    fn index(&self) -> &ExclusionIndex {
-        self.index
-            .0
-            .get_or_init(|| ExclusionIndex::build(&self.exclusions))
+    /// The exclusions' index, `None` without exclusions (most clusters: they carry no index at all).
+    fn index(&self) -> Option<&ExclusionIndex> {
+        if self.exclusions.is_empty() {
+            return None;
+        }
+        Some(
+            self.index
+                .0
+                .get_or_init(|| Box::new(ExclusionIndex::build(&self.exclusions))),
+        )
     }
 
     /// The first instant at or after `t` when `work` may start, and what held it until then
@@ -230,11 +241,19 @@ impl Policy {
                     }
                 }
             }
-            match self.index().holding(work, now) {
+            let Some(index) = self.index() else {
+                return Some(now);
+            };
+            match index.holding(work, now) {
                 Some(i) => {
-                    let e = &self.exclusions[i];
-                    push_hold(holds, true, now, Some(e.end), &Name::from(e.label()));
-                    now = e.end;
+                    push_hold(
+                        holds,
+                        true,
+                        now,
+                        Some(self.exclusions[i].end),
+                        &index.labels[i],
+                    );
+                    now = self.exclusions[i].end;
                 }
                 None => return Some(now),
             }
@@ -253,7 +272,7 @@ impl Policy {
             .and_then(|w| w.occurrence(t))
             .map_or(Time(i64::MAX), |(_, close)| close);
         self.index()
-            .next_after(work, t)
+            .and_then(|index| index.next_after(work, t))
             .map_or(close, |s| s.min(close))
     }
 }
