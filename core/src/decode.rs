@@ -166,7 +166,8 @@ pub fn decode_document(doc: &Node, file: &str) -> Document {
         r.diags.push(Diagnostic::info("scenario-shape", "a fleetplan scenario is a mapping with `clusters`, `strategy` and `assumptions`; see docs/scenario-format.md"));
     }
     let origin = match r.take_source_map() {
-        Some(map) => {
+        Some(mut map) => {
+            map.shrink_to_fit();
             scenario.origin = map;
             Vec::new()
         }
@@ -193,11 +194,12 @@ impl Reader<'_> {
         let Some(items) = self.seq(n, p) else {
             return Vec::new();
         };
-        items
-            .iter()
-            .enumerate()
-            .filter_map(|(i, item)| self.cluster(item, &p.index(i)))
-            .collect()
+        // Sized for every item (most are clusters): a list grown by doubling holds up to twice the room.
+        let mut out = Vec::with_capacity(items.len());
+        for (i, item) in items.iter().enumerate() {
+            out.extend(self.cluster(item, &p.index(i)));
+        }
+        out
     }
 
     fn cluster(&mut self, n: &Node, p: &Path) -> Option<Cluster> {

@@ -388,6 +388,13 @@ impl SourceMap {
             .unwrap_or_default()
     }
 
+    /// Gives back the room the records grew into and do not use (a map read from a large text keeps
+    /// up to half its memory empty otherwise, for as long as the scenario lives).
+    pub fn shrink_to_fit(&mut self) {
+        self.entries.shrink_to_fit();
+        self.paths.shrink_to_fit();
+    }
+
     /// Room for `records` more records whose paths have `bytes` bytes together.
     pub fn reserve(&mut self, records: usize, bytes: usize) {
         self.entries.reserve(records);
