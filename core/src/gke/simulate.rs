@@ -152,7 +152,11 @@ struct Sim<'a> {
     now: Time,
     /// Events dated after `now` (an upgrade's start in a later window), held until their instant so
     /// that `events` stays in time order and needs no sorting.
-    ahead: EventQueue<Event>,
+    ahead: EventQueue<u32>,
+    /// The held events, by the slot `ahead` names (small keys move through its heap, not events).
+    held: Vec<Option<Event>>,
+    /// Slots of `held` free for reuse.
+    free: Vec<u32>,
     /// An event was dated before one already listed: `events` needs the stable sort after all.
     unordered: bool,
 }
@@ -234,6 +238,8 @@ pub fn simulate_seeded(setup: &Setup, start: Time, seeds: &[Seed]) -> SimResult 
         scratch_segments: Vec::new(),
         now: start,
         ahead: EventQueue::default(),
+        held: Vec::new(),
+        free: Vec::new(),
         unordered: false,
     };
     for (i, c) in setup.clusters.iter().enumerate() {
@@ -373,7 +379,17 @@ impl Sim<'_> {
             message,
         };
         if at > self.now {
-            self.ahead.push(at, event);
+            let slot = match self.free.pop() {
+                Some(slot) => {
+                    self.held[slot as usize] = Some(event);
+                    slot
+                }
+                None => {
+                    self.held.push(Some(event));
+                    (self.held.len() - 1) as u32
+                }
+            };
+            self.ahead.push(at, slot);
         } else {
             self.list(event);
         }
@@ -393,8 +409,11 @@ impl Sim<'_> {
             if now.is_some_and(|now| at > now) {
                 break;
             }
-            if let Some((_, event)) = self.ahead.pop() {
-                self.list(event);
+            if let Some((_, slot)) = self.ahead.pop() {
+                if let Some(event) = self.held[slot as usize].take() {
+                    self.list(event);
+                }
+                self.free.push(slot);
             }
         }
         if let Some(now) = now {

@@ -658,9 +658,32 @@ impl Builder {
             .any(|r| r.targets.iter().any(|t| t.from.is_some()));
         // GKE's own order (stage, then cluster name) everywhere, whatever order the input lists
         // clusters in: every later loop (rows, same-instant events, ties) walks clusters by index.
-        crate::sort::sort_by(&mut clusters, |a, b| {
-            (a.stage, &a.name).cmp(&(b.stage, &b.name))
-        });
+        // By stage in one counting pass; within a stage the clusters usually come in name order
+        // already (a fleet is usually listed or generated that way), and only a stage that does not
+        // is sorted.
+        let mut starts = vec![0usize; stages.len() + 1];
+        for c in &clusters {
+            starts[c.stage + 1] += 1;
+        }
+        for s in 1..starts.len() {
+            starts[s] += starts[s - 1];
+        }
+        let mut next = starts.clone();
+        let mut order = vec![0usize; clusters.len()];
+        for (i, c) in clusters.iter().enumerate() {
+            order[next[c.stage]] = i;
+            next[c.stage] += 1;
+        }
+        for s in 0..stages.len() {
+            let group = &mut order[starts[s]..starts[s + 1]];
+            if group
+                .windows(2)
+                .any(|w| clusters[w[0]].name > clusters[w[1]].name)
+            {
+                crate::sort::sort_by(group, |a, b| clusters[*a].name.cmp(&clusters[*b].name));
+            }
+        }
+        crate::sort::permute(&mut clusters, &order);
         for s in &mut stages {
             s.members.clear();
         }
