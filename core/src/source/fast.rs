@@ -281,6 +281,9 @@ impl<'t> Reader<'t> {
                 _ => break,
             }
         }
+        // The tree of a large text lives until it is decoded: a list keeps only the room it uses
+        // (grown by doubling, a cluster's six fields had room for eight, a one-item list for four).
+        entries.shrink_to_fit();
         Some(Node {
             value: Value::Map(entries),
             line,
@@ -373,6 +376,7 @@ impl<'t> Reader<'t> {
                 _ => break,
             }
         }
+        items.shrink_to_fit();
         Some(Node {
             value: Value::Seq(items),
             line,
@@ -507,6 +511,7 @@ impl<'t> Reader<'t> {
                     _ => return None,
                 }
             }
+            items.shrink_to_fit();
             Value::Seq(items)
         } else {
             let mut entries: Vec<Entry> = Vec::new();
@@ -547,6 +552,7 @@ impl<'t> Reader<'t> {
                     _ => return None,
                 }
             }
+            entries.shrink_to_fit();
             Value::Map(entries)
         };
         self.pos += 1;
