@@ -13,6 +13,9 @@ pub fn run(args: &CheckArgs) -> Status {
         Err(status) => return status,
     };
     let loaded = fleetplan::load(&files::sources(&inputs));
+    // The texts are read; only their names are needed from here on, and planning a large file
+    // needs the memory its text took.
+    let names: Vec<String> = inputs.into_iter().map(|i| i.name).collect();
     let mut all: Vec<Diagnostic> = loaded.diagnostics;
     for scenario in &loaded.scenarios {
         all.extend(fleetplan::check(scenario));
@@ -36,7 +39,6 @@ pub fn run(args: &CheckArgs) -> Status {
         out::error("no scenario found in the input");
     }
     let status = Status::failed_if(errors > 0 || empty);
-    let names: Vec<String> = inputs.iter().map(|i| i.name.clone()).collect();
     let rendered = match args.format {
         CheckFormat::Text => None,
         CheckFormat::Github => Some(report::github(&all)),

@@ -15,6 +15,8 @@ pub fn run(args: &PlanArgs) -> Status {
         Err(status) => return status,
     };
     let mut loaded = fleetplan::load(&files::sources(&inputs));
+    // The texts are read: planning a large file needs the memory its text took.
+    drop(inputs);
     if let Some(start) = args.start {
         for scenario in &mut loaded.scenarios {
             scenario.start = Some(start);
