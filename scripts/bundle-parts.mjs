@@ -20,6 +20,8 @@ const WHAT = {
   exports_kit: "exports (YAML, JSON, CSV, Mermaid, SVG, PNG)",
   gke_part: "GKE formats and planners (a GKE text)",
   manifests_part: "KubeFleet objects (a text of MemberClusters, CRPs, runs)",
+  rolling_part: "the KubeFleet rolling update's planner (a rolling scenario)",
+  yaml_part: "the full YAML reader (a text the fast reader gives up on: a typing error, anchors, multi-line scalars)",
   planner_kit: "JavaScript API's plan()",
   live_kit: "live status: reading and projecting a pasted run status (KubeFleet objects, GKE)",
 };

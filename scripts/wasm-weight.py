@@ -122,7 +122,9 @@ def demangle(name):
         while name[j].isdigit():
             j += 1
         n = int(name[i:j])
-        parts.append(name[j : j + n])
+        part = name[j : j + n]
+        # `_$LT$…`: the leading underscore only escapes an identifier that starts with `$`.
+        parts.append(part[1:] if part.startswith("_$") else part)
         i = j + n
     if parts and re.fullmatch(r"h[0-9a-f]{16}", parts[-1]):
         parts.pop()

@@ -93,8 +93,40 @@ pub struct Document {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+/// How the GKE kinds of the format are decoded (`gke-rollout-sequence`, `gke-fleet-sequence`, and
+/// top-level `versions`): brought in with the GKE part (see [`crate::parts`]), since most scenarios
+/// are of a KubeFleet kind and the browser draws them before that code has arrived.
+#[derive(Clone, Copy, Debug)]
+pub struct GkeDecoder {
+    strategy: for<'f> fn(&mut Reader<'f>, &Node, &Path, &str) -> Strategy,
+    versions: for<'f> fn(&mut Reader<'f>, &Node, &Path) -> Vec<crate::gke::model::VersionEvent>,
+}
+
+pub(crate) const GKE_DECODER: GkeDecoder = GkeDecoder {
+    strategy: gke::strategy,
+    versions: gke::versions,
+};
+
+const GKE_KINDS: &[&str] = &["gke-rollout-sequence", "gke-fleet-sequence"];
+
+/// Whether decoding `doc` needs the GKE part: a strategy of a GKE kind, or top-level `versions`.
+pub fn needs_gke(doc: &Node) -> bool {
+    let kind = doc
+        .get("strategy")
+        .and_then(|s| s.get("kind"))
+        .and_then(|k| k.scalar())
+        .map(|k| k.text.as_str());
+    kind.is_some_and(|k| GKE_KINDS.contains(&k)) || doc.get("versions").is_some()
+}
+
 /// Decodes one fleetplan-format document read from `file`.
 pub fn decode_document(doc: &Node, file: &str) -> Document {
+    decode_document_with(doc, file, Some(GKE_DECODER))
+}
+
+/// [`decode_document`] for a caller that may lack the GKE kinds' decoding: then a document that
+/// [`needs_gke`] must not be given (its GKE fields would be read as nothing).
+pub fn decode_document_with(doc: &Node, file: &str, gke: Option<GkeDecoder>) -> Document {
     // A scenario's paths go straight into its source map; a document without `strategy` keeps them
     // in a list too, which `input` merges into the scenarios built from manifests.
     let mut r = if doc.get("strategy").is_some() {
@@ -102,6 +134,7 @@ pub fn decode_document(doc: &Node, file: &str) -> Document {
     } else {
         Reader::new(file, true)
     };
+    r.gke = gke;
     let root = Path::root();
     let mut scenario = Scenario {
         name: None,
@@ -150,7 +183,9 @@ pub fn decode_document(doc: &Node, file: &str) -> Document {
         }
         if let Some(v) = get(m, "versions") {
             let vp = root.renamed("versions", "strategy.versions");
-            versions = r.version_events(v, &vp);
+            if let Some(g) = r.gke {
+                versions = (g.versions)(&mut r, v, &vp);
+            }
             if has_strategy {
                 r.warning(
                     "misplaced-field",
@@ -503,8 +538,13 @@ impl Reader<'_> {
             .map(|k| k.text.as_str());
         match kind {
             Some("kubefleet-rolling") => return self.rolling_strategy(n, p),
-            Some("gke-rollout-sequence") => return self.gke_rollout_sequence(n, p),
-            Some("gke-fleet-sequence") => return self.gke_fleet_sequence(n, p),
+            Some(k) if GKE_KINDS.contains(&k) => {
+                if let Some(g) = self.gke {
+                    return (g.strategy)(self, n, p, k);
+                }
+                // Without the GKE part `input` asks for it before decoding such a document.
+                return Strategy::KubefleetStaged(StagedRun::default());
+            }
             _ => {}
         }
         let mut run = StagedRun {

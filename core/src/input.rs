@@ -60,7 +60,17 @@ pub fn load_with(sources: &[Source], parts: &Parts) -> Loaded {
     let mut parsed = Vec::new();
     let mut diagnostics = Vec::new();
     for src in sources {
-        let (docs, diags) = source::parse(src.text, src.name);
+        let (docs, diags) = match (source::parse_fast(src.text), parts.yaml) {
+            (Some(docs), _) => (docs, Vec::new()),
+            (None, Some(full)) => full(src.text, src.name),
+            // Nothing is read until the full reader is there (its diagnostics are part of the answer).
+            (None, None) => {
+                return Loaded {
+                    missing: vec![Missing::Yaml],
+                    ..Loaded::default()
+                }
+            }
+        };
         diagnostics.extend(diags);
         parsed.extend(docs.into_iter().map(|d| (d, src.name)));
     }
@@ -85,6 +95,8 @@ fn load_documents_with(
     let mut manifests: Vec<(Node, &str)> = Vec::new();
     let mut gke: Vec<(Node, &str, Shape)> = Vec::new();
     let mut contexts: Vec<Document> = Vec::new();
+    // A document of a GKE kind in fleetplan's format, left unread for want of the GKE part.
+    let mut gke_kinds = false;
     let documents = parsed.len();
     for (doc, name) in parsed {
         if doc.get("apiVersion").is_some() {
@@ -108,7 +120,11 @@ fn load_documents_with(
             manifests.push((doc, name));
             continue;
         }
-        let decoded = decode::decode_document(&doc, name);
+        if parts.gke_decode.is_none() && decode::needs_gke(&doc) {
+            gke_kinds = true;
+            continue;
+        }
+        let decoded = decode::decode_document_with(&doc, name, parts.gke_decode);
         out.diagnostics.extend(decoded.diagnostics.iter().cloned());
         if decoded.has_strategy {
             out.scenarios.push(decoded.scenario);
@@ -119,7 +135,7 @@ fn load_documents_with(
     if !manifests.is_empty() && parts.manifests.is_none() {
         out.missing.push(Missing::Manifests);
     }
-    if !gke.is_empty() && parts.gke_import.is_none() {
+    if (!gke.is_empty() && parts.gke_import.is_none()) || gke_kinds {
         out.missing.push(Missing::Gke);
     }
     if !out.missing.is_empty() {

@@ -222,27 +222,41 @@ fn is_core_float(t: &str) -> bool {
 /// diagnostics located in `file`; the documents parsed before a syntax error are still returned.
 /// Empty documents (only comments, a bare `---`) are dropped.
 pub fn parse(text: &str, file: &str) -> (Vec<Node>, Vec<Diagnostic>) {
+    match parse_fast(text) {
+        Some(docs) => (docs, Vec::new()),
+        None => parse_full(text, file),
+    }
+}
+
+/// The fast readers alone: the documents of a text in the subset they know (which needs no
+/// diagnostic), or `None` when only [`parse_full`] can read it. A front end that brings the full
+/// reader in later (see [`crate::parts`]) reads most texts with this alone.
+pub fn parse_fast(text: &str) -> Option<Vec<Node>> {
     // Editors on Windows like to start files with a byte order mark; it is not part of any key.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let (docs, mut diags) = parse_uncapped(text, file);
+    // Strict JSON that needs no diagnostic is read by the fast reader (`kubectl get -o json` of a
+    // large run is megabytes); anything else goes through YAML, which has every message.
+    if looks_like_json(text) {
+        if let Some(docs) = json::parse(text) {
+            return Some(docs);
+        }
+    }
+    // Most YAML is in the subset the fast YAML reader knows; it gives up on anything else (errors
+    // and every limit's case included), and the event parser reads the text from the start.
+    fast::parse(text)
+}
+
+/// What [`parse`] does with a text the fast readers give up on: the event parser, with every
+/// diagnostic and limit (and, for JSON, the fallbacks below).
+pub fn parse_full(text: &str, file: &str) -> (Vec<Node>, Vec<Diagnostic>) {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let (docs, mut diags) = parse_slow(text, file);
     // The warnings' "… and N more" is written here, where the list is handed out.
     crate::diag::cap(&mut diags);
     (docs, diags)
 }
 
-fn parse_uncapped(text: &str, file: &str) -> (Vec<Node>, Vec<Diagnostic>) {
-    // Strict JSON that needs no diagnostic is read by the fast reader (`kubectl get -o json` of a
-    // large run is megabytes); anything else goes through YAML, which has every message.
-    if looks_like_json(text) {
-        if let Some(docs) = json::parse(text) {
-            return (docs, Vec::new());
-        }
-    }
-    // Most YAML is in the subset the fast YAML reader knows; it gives up on anything else (errors
-    // and every limit's case included), and the event parser reads the text from the start.
-    if let Some(docs) = fast::parse(text) {
-        return (docs, Vec::new());
-    }
+fn parse_slow(text: &str, file: &str) -> (Vec<Node>, Vec<Diagnostic>) {
     let first = parse_yaml(text, file);
     if first.error.is_none() {
         return (first.docs, first.diags);

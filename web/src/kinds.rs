@@ -1,6 +1,8 @@
-//! The core's optional parts in the browser: reading KubeFleet objects and the GKE kinds, each a chunk
-//! of its own that is fetched the first time a text needs it (most charts are of a KubeFleet scenario
-//! in fleetplan's format and never need either).
+//! The core's optional parts in the browser: reading KubeFleet objects, the GKE kinds, the rolling
+//! update's planner and the full YAML reader, each a chunk of its own that is fetched the first time a text needs it (most charts
+//! are of a KubeFleet staged scenario in fleetplan's format, in the YAML the fast reader knows, and never
+//! need any of them; the full reader comes with the first text it cannot read, a typing error most
+//! often).
 
 use fleetplan::parts::{Missing, Parts};
 
@@ -20,11 +22,27 @@ crate::on_demand! {
     }
 }
 
+crate::on_demand! {
+    /// The event parser with every YAML diagnostic (and JSON's fallbacks).
+    pub fn yaml_part() -> Parts {
+        Parts::NONE.with_yaml()
+    }
+}
+
+crate::on_demand! {
+    /// The KubeFleet rolling update's planner.
+    pub fn rolling_part() -> Parts {
+        Parts::NONE.with_rolling()
+    }
+}
+
 /// The optional parts this page has fetched.
 #[derive(Clone, Copy)]
 pub struct Kinds {
     gke: Part<Parts>,
     manifests: Part<Parts>,
+    yaml: Part<Parts>,
+    rolling: Part<Parts>,
 }
 
 impl Kinds {
@@ -32,6 +50,8 @@ impl Kinds {
         Kinds {
             gke: Part::new(),
             manifests: Part::new(),
+            yaml: Part::new(),
+            rolling: Part::new(),
         }
     }
 
@@ -39,10 +59,15 @@ impl Kinds {
     pub fn parts(&self) -> Parts {
         let gke = self.gke.loaded().unwrap_or(Parts::NONE);
         let manifests = self.manifests.loaded().unwrap_or(Parts::NONE);
+        let yaml = self.yaml.loaded().unwrap_or(Parts::NONE);
+        let rolling = self.rolling.loaded().unwrap_or(Parts::NONE);
         Parts {
             manifests: manifests.manifests,
             gke_import: gke.gke_import,
             gke_plan: gke.gke_plan,
+            gke_decode: gke.gke_decode,
+            yaml: yaml.yaml,
+            rolling_plan: rolling.rolling_plan,
         }
     }
 
@@ -52,6 +77,8 @@ impl Kinds {
             match m {
                 Missing::Gke => self.gke.fetch(gke_part),
                 Missing::Manifests => self.manifests.fetch(manifests_part),
+                Missing::Yaml => self.yaml.fetch(yaml_part),
+                Missing::Rolling => self.rolling.fetch(rolling_part),
             }
         }
     }

@@ -28,6 +28,20 @@ const GROUP_KEYS: &[&str] = &["fleet", "upstreamFleets", "soaking", "overrides"]
 const OVERRIDE_KEYS: &[&str] = &["upgrade", "version", "soaking"];
 const VERSION_KEYS: &[&str] = &["version", "targets", "upgradeType", "at"];
 
+/// A strategy of one of the GKE kinds (`kind` is `gke-rollout-sequence` or `gke-fleet-sequence`).
+pub(super) fn strategy(r: &mut Reader<'_>, n: &Node, p: &Path, kind: &str) -> Strategy {
+    if kind == "gke-rollout-sequence" {
+        r.gke_rollout_sequence(n, p)
+    } else {
+        r.gke_fleet_sequence(n, p)
+    }
+}
+
+/// Top-level `versions` of a document without `strategy`.
+pub(super) fn versions(r: &mut Reader<'_>, n: &Node, p: &Path) -> Vec<VersionEvent> {
+    r.version_events(n, p)
+}
+
 impl Reader<'_> {
     pub(crate) fn gke_rollout_sequence(&mut self, n: &Node, p: &Path) -> Strategy {
         let mut seq = RolloutSequence::default();

@@ -140,6 +140,8 @@ pub(crate) struct Reader<'f> {
     /// When set ([`Reader::recording`]), paths are recorded here directly instead of in `origin`:
     /// no string and no location allocated per field read.
     sink: Option<SourceMap>,
+    /// The GKE kinds' decoding when the caller has it (see [`super::GkeDecoder`]).
+    pub gke: Option<super::GkeDecoder>,
 }
 
 impl<'f> Reader<'f> {
@@ -151,6 +153,7 @@ impl<'f> Reader<'f> {
             warn_unknown,
             cap: Cap::default(),
             sink: None,
+            gke: None,
         }
     }
 

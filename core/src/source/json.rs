@@ -168,8 +168,7 @@ impl Parser<'_> {
                     self.i += 1;
                 }
                 let word = &self.text[start..self.i];
-                let ok = matches!(word, "true" | "false" | "null")
-                    || serde_json::from_str::<serde_json::Number>(word).is_ok();
+                let ok = matches!(word, "true" | "false" | "null") || is_number(word);
                 if !ok {
                     return None;
                 }
@@ -251,6 +250,42 @@ impl Parser<'_> {
     }
 }
 
+/// RFC 8259's number grammar, `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, with a value
+/// a double holds (JSON readers refuse `1e400` as out of range): what a JSON parser takes as a number.
+fn is_number(word: &str) -> bool {
+    let b = word.as_bytes();
+    let digits = |mut i: usize| {
+        let start = i;
+        while b.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        (i > start).then_some(i)
+    };
+    let mut i = usize::from(b.first() == Some(&b'-'));
+    i = match b.get(i) {
+        Some(b'0') => i + 1,
+        Some(b'1'..=b'9') => digits(i).unwrap_or(i),
+        _ => return false,
+    };
+    if b.get(i) == Some(&b'.') {
+        let Some(j) = digits(i + 1) else {
+            return false;
+        };
+        i = j;
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(b.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        let Some(j) = digits(i) else {
+            return false;
+        };
+        i = j;
+    }
+    i == b.len() && word.parse::<f64>().is_ok_and(f64::is_finite)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -278,6 +313,25 @@ mod tests {
             &"[".repeat(200),
         ] {
             assert!(parse(bad).is_none(), "{bad}");
+        }
+    }
+
+    /// RFC 8259 section 6: an optional minus, an integer without leading zeros, an optional fraction
+    /// with digits, an optional exponent with digits; no `+` sign, no bare `.5`, no hex, no NaN or
+    /// Infinity; and a value out of a double's range (`1e400`) is refused as JSON readers refuse it.
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn numbers_are_json_numbers() {
+        for good in [
+            "0", "-0", "7", "-12", "3.25", "1e5", "1E+5", "2.5e-3", "0.0", "1e-400",
+        ] {
+            assert!(is_number(good), "{good}");
+            assert!(parse(&format!("[{good}]")).is_some(), "{good}");
+        }
+        for bad in [
+            "01", "+1", ".5", "1.", "1e", "1e+", "-", "0x10", "NaN", "Infinity", "1e400", "1.5.2",
+        ] {
+            assert!(!is_number(bad), "{bad}");
+            assert!(parse(&format!("[{bad}]")).is_none(), "{bad}");
         }
     }
 }
