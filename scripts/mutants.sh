@@ -13,7 +13,8 @@
 #
 # Environment: MUTANTS_TREE (the checkout to mutate; default this one), MUTANTS_OUT (results; default
 # target/mutants/<mode>), MUTANTS_BUDGET (seconds before the run is stopped; unset = no limit),
-# MUTANTS_NICE (niceness, default 15: the machine is shared).
+# MUTANTS_NICE (niceness, default 15: the machine is shared), MUTANTS_SHUFFLE=1 (test in random order, so a
+# run stopped by its budget has tested a random part of the selection instead of its first files).
 # Results: $MUTANTS_OUT/report.md (caught / missed / unviable / timeout per module, the missed mutants) and
 # cargo-mutants' own $MUTANTS_OUT/mutants.out/ (a log and a diff per mutant). See bench/mutants.md.
 set -euo pipefail
@@ -166,7 +167,9 @@ run() {
     local started status=0 limit=()
     started=$(date +%s)
     [ -n "${MUTANTS_BUDGET:-}" ] && limit=(timeout --signal=INT --kill-after=120 "$MUTANTS_BUDGET")
-    "${limit[@]}" nice -n "${MUTANTS_NICE:-15}" cargo mutants "${common[@]}" "$@" --output "$out" || status=$?
+    local order=()
+    [ "${MUTANTS_SHUFFLE:-}" = 1 ] && order=(--shuffle)
+    "${limit[@]}" nice -n "${MUTANTS_NICE:-15}" cargo mutants "${common[@]}" "${order[@]}" "$@" --output "$out" || status=$?
     # 2 = some mutants missed, 3 = some timed out: results, not failures of the run.
     report "$out" "$title" "$started" "$status"
     case "$status" in 0 | 2 | 3) ;; 124 | 130) echo "mutants: budget of ${MUTANTS_BUDGET}s reached" ;; *) exit "$status" ;; esac
