@@ -155,6 +155,14 @@ pub fn copy_to_clipboard(text: &str) {
     }
 }
 
+/// Runs `f` once the next frame has been painted: work the screen does not show (mirroring into the
+/// address bar and storage) then never delays the frame that shows an edit's new plan.
+pub fn after_next_paint(f: impl FnOnce() + 'static) {
+    leptos::prelude::request_animation_frame(move || {
+        leptos::prelude::set_timeout(f, std::time::Duration::ZERO);
+    });
+}
+
 /// Milliseconds from the page's time origin, for the app's own timing display.
 pub fn now_ms() -> f64 {
     window()

@@ -460,6 +460,21 @@ pub fn GanttChart(
             });
         }
     };
+    // Clicks and focus on bars are handled here, once for the chart, rather than by two listeners on
+    // every bar: each edit redraws the rows in view, and their listeners were a good part of that.
+    let on_rows_click = move |ev: web_sys::MouseEvent| {
+        if dragged.get_untracked() {
+            return;
+        }
+        if let Some(bar) = bar_of(ev.target()) {
+            selected.set(bar.get_attribute("aria-label"));
+        }
+    };
+    let on_rows_focus = move |ev: web_sys::FocusEvent| {
+        if let Some(pos) = bar_of(ev.target()).and_then(|b| bar_pos(&b)) {
+            focus_pos.set(Some(pos));
+        }
+    };
     let on_rows_key = move |ev: web_sys::KeyboardEvent| {
         let Some(pos) = focus_pos.get_untracked() else {
             return;
@@ -583,9 +598,6 @@ pub fn GanttChart(
             label_w: label_w.get_untracked(),
             stage_names: &names,
             toggle_stage,
-            selected,
-            dragged,
-            focus_pos,
             tab_stop,
         };
         row_element(row, titles, ctx)
@@ -759,6 +771,8 @@ pub fn GanttChart(
                 on:pointermove=on_pointermove
                 on:pointerup=on_pointerup
                 on:pointercancel=on_pointerup
+                // Here, not on the SVG: Chromium makes an SVG element with a focus listener focusable.
+                on:focusin=on_rows_focus
             >
                 <svg
                     class="rows"
@@ -767,6 +781,7 @@ pub fn GanttChart(
                     role="group"
                     aria-label="rollout timeline: one row per stage and cluster; Tab to the bars, then the arrow keys move between them and Enter describes one"
                     on:keydown=on_rows_key
+                    on:click=on_rows_click
                 >
                     <defs>
                         <clipPath id="label-clip">
@@ -877,14 +892,25 @@ struct RowCtx<'a, F> {
     label_w: f64,
     stage_names: &'a [String],
     toggle_stage: F,
-    selected: RwSignal<Option<String>>,
-    dragged: RwSignal<bool>,
-    focus_pos: RwSignal<Option<(usize, usize)>>,
     tab_stop: Memo<Option<(usize, usize)>>,
 }
 
+/// The bar element an event happened on (a bar, or its tooltip inside it).
+fn bar_of(target: Option<web_sys::EventTarget>) -> Option<web_sys::Element> {
+    let el = target?.dyn_into::<web_sys::Element>().ok()?;
+    el.closest("rect.bar").ok().flatten()
+}
+
+/// A bar element's (row, bar) position in the layout, from its `data-pos`.
+fn bar_pos(bar: &web_sys::Element) -> Option<(usize, usize)> {
+    let pos = bar.get_attribute("data-pos")?;
+    let (r, b) = pos.split_once(':')?;
+    Some((r.parse().ok()?, b.parse().ok()?))
+}
+
 /// One row: label (a stage's toggles its cluster rows), bars with tooltips and text labels. Each bar
-/// is focusable (one tab stop for the chart, see [`next_bar`]) and named by its tooltip.
+/// is focusable (one tab stop for the chart, see [`next_bar`]) and named by its tooltip; clicks and
+/// focus are handled by the chart for all bars at once (`data-pos` says which).
 fn row_element<F>(row: &Row, titles: Vec<String>, ctx: RowCtx<'_, F>) -> impl IntoView
 where
     F: Fn(String) + Copy + Send + Sync + 'static,
@@ -894,9 +920,6 @@ where
         label_w,
         stage_names,
         toggle_stage,
-        selected,
-        dragged,
-        focus_pos,
         tab_stop,
     } = ctx;
     let y = row.y;
@@ -934,13 +957,7 @@ where
         .zip(titles)
         .enumerate()
         .map(|(bi, (b, title))| {
-            let pick = title.clone();
             let name = title.clone();
-            let on_bar = move |_| {
-                if !dragged.get_untracked() {
-                    selected.set(Some(pick.clone()));
-                }
-            };
             let pos = (index, bi);
             // Parallel phases (a soak beside an approval) share the row in lanes the core assigned.
             let (bar_y, bar_h) = b.vertical(y, h);
@@ -966,8 +983,6 @@ where
                     data-pos=format!("{index}:{bi}")
                     tabindex=move || if tab_stop.get() == Some(pos) { "0" } else { "-1" }
                     aria-label=name
-                    on:focus=move |_| focus_pos.set(Some(pos))
-                    on:click=on_bar
                 >
                     <title>{title}</title>
                 </rect>

@@ -244,7 +244,6 @@ pub fn Planner(
         plan.with(|a| other.with(|b| Some(chart::shared_span(a.as_ref()?, b.as_ref()?))))
     });
     let bench = Part::<BenchKit>::new();
-    bench.fetch(workbench::bench_kit);
     let args = BenchArgs {
         text,
         committed,
@@ -263,6 +262,13 @@ pub fn Planner(
     // The workbench is built once, when it arrives, by an effect of its own (not by the views that
     // place it, whose re-runs would dispose of it); each place then shows its view.
     let built = RwSignal::new(false);
+    // Asked for once the first chart is on screen: fetching and linking its chunks must not hold up
+    // the frame that shows a share link's chart. (A planner gone by then asks for nothing.)
+    browser::after_next_paint(move || {
+        if built.try_get_untracked().is_some() {
+            bench.fetch(workbench::bench_kit);
+        }
+    });
     Effect::new(move |_| {
         if let Some(kit) = bench.loaded() {
             if !built.get_untracked() {

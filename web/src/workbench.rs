@@ -86,17 +86,28 @@ fn build(a: BenchArgs) -> BenchViews {
 
     // Mirror committed edits into the address bar and localStorage. The opening text is not written
     // back: opening a broken link must not overwrite the user's autosaved work with the example.
+    // Written after the new plan has been painted, once for a burst of commits: compressing the text
+    // and replacing the address take tens of milliseconds for a 1,000-cluster text, which the edit's
+    // repaint must not wait for.
+    let mirror_queued = StoredValue::new(false);
     Effect::new(move |first: Option<()>| {
-        let t = committed.get();
-        if first.is_none() || !persist {
+        committed.track();
+        if first.is_none() || !persist || mirror_queued.get_value() {
             return;
         }
-        browser::storage_set(link::AUTOSAVE_KEY, &t);
-        let fragment = link::fragment_for(&t);
-        browser::replace_fragment(if fragment.len() <= link::MIRROR_LIMIT {
-            &fragment
-        } else {
-            ""
+        mirror_queued.set_value(true);
+        browser::after_next_paint(move || {
+            let _ = mirror_queued.try_set_value(false);
+            let Some(t) = committed.try_get_untracked() else {
+                return;
+            };
+            browser::storage_set(link::AUTOSAVE_KEY, &t);
+            let fragment = link::fragment_for(&t);
+            browser::replace_fragment(if fragment.len() <= link::MIRROR_LIMIT {
+                &fragment
+            } else {
+                ""
+            });
         });
     });
 
