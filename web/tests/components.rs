@@ -41,6 +41,18 @@ async fn sleep(ms: i32) {
     JsFuture::from(promise).await.unwrap();
 }
 
+/// The first element matching `selector` once it is there: the editing side (tabs, form) is fetched and
+/// built after the first chart is painted, so it appears a few frames after mounting.
+async fn appeared(host: &Element, selector: &str) -> Element {
+    for _ in 0..200 {
+        if let Some(found) = host.query_selector(selector).unwrap() {
+            return found;
+        }
+        sleep(10).await;
+    }
+    panic!("{selector} never appeared");
+}
+
 fn all(host: &Element, selector: &str) -> Vec<Element> {
     let list = host.query_selector_all(selector).unwrap();
     (0..list.length())
@@ -216,10 +228,7 @@ async fn the_time_cursor_tells_what_the_run_does_then() {
 async fn the_form_edits_the_text_and_the_plan_follows() {
     let host = mount(example(), false);
     sleep(50).await;
-    let tab = host
-        .query_selector("[data-testid=tab-form]")
-        .unwrap()
-        .unwrap();
+    let tab = appeared(&host, "[data-testid=tab-form]").await;
     fire(&tab, "click");
     sleep(50).await;
     let selects: Vec<String> = all(&host, "[data-testid=selects]")
@@ -346,13 +355,7 @@ fn yaml_text(host: &Element) -> String {
 async fn the_gke_form_edits_stages_windows_and_versions() {
     let host = mount(GKE, false);
     sleep(50).await;
-    fire(
-        &host
-            .query_selector("[data-testid=tab-form]")
-            .unwrap()
-            .unwrap(),
-        "click",
-    );
+    fire(&appeared(&host, "[data-testid=tab-form]").await, "click");
     sleep(50).await;
     assert_eq!(all(&host, "[data-testid=gke-stage]").len(), 3);
     assert_eq!(all(&host, "[data-testid=version-event]").len(), 1);
