@@ -83,7 +83,8 @@ fn a_wait_ending_at_saturday_midnight_does_not_run_over_the_weekend() {
     );
 }
 
-fn run_with_snapshot_index(index: &str) -> String {
+/// One cluster in one stage, with `run_fields` added after the run's name (`, state: Stop`).
+fn one_cluster_run(run_fields: &str) -> String {
     format!(
         r#"
 clusters:
@@ -93,9 +94,13 @@ strategy:
   stages:
     - name: prod
       labelSelector: {{matchLabels: {{env: prod}}}}
-  run: {{name: run1, resourceSnapshotIndex: "{index}"}}
+  run: {{name: run1{run_fields}}}
 "#
     )
+}
+
+fn run_with_snapshot_index(index: &str) -> String {
+    one_cluster_run(&format!(", resourceSnapshotIndex: \"{index}\""))
 }
 
 /// `spec.resourceSnapshotIndex` is optional, empty meaning the latest snapshot; otherwise the
@@ -186,21 +191,6 @@ fn the_failure_assumptions_are_stated_in_the_plan() {
     assert!(!defaulted);
 }
 
-fn run_in_state(state: &str) -> String {
-    format!(
-        r#"
-clusters:
-  - {{name: a, labels: {{env: prod}}}}
-strategy:
-  kind: kubefleet-staged
-  stages:
-    - name: prod
-      labelSelector: {{matchLabels: {{env: prod}}}}
-  run: {{name: run1{state}}}
-"#
-    )
-}
-
 /// `spec.state` (kubefleet.md, ClusterStagedUpdateRun): Initialize computes and records the stages
 /// without executing, nothing updates until the state is set to Run; Stop starts no cluster until it
 /// is set back to Run. The plan shows the run as if it ran, so it warns at `strategy.run.state`
@@ -208,7 +198,7 @@ strategy:
 #[wasm_bindgen_test(unsupported = test)]
 fn a_run_held_by_its_state_is_said_to_be() {
     let state_warnings = |state: &str| -> Vec<String> {
-        let (_, plans) = load_and_plan(&run_in_state(state));
+        let (_, plans) = load_and_plan(&one_cluster_run(state));
         plans[0]
             .diagnostics
             .iter()
@@ -229,7 +219,7 @@ fn a_run_held_by_its_state_is_said_to_be() {
     );
     assert_eq!(state_warnings(", state: Run"), Vec::<String>::new());
     assert_eq!(state_warnings(""), Vec::<String>::new());
-    let (_, plans) = load_and_plan(&run_in_state(", state: Initialize"));
+    let (_, plans) = load_and_plan(&one_cluster_run(", state: Initialize"));
     let d = plans[0]
         .diagnostics
         .iter()
