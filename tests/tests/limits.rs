@@ -495,3 +495,32 @@ fn version_events_are_capped() {
         ["1006:7: 1,500 version events; fleetplan follows at most 1,000 per sequence (a release channel names a few a month), the rest are left out"]
     );
 }
+
+/// Columns count characters, not bytes, and a reader finds each one by counting on from the last
+/// one it found on that line, never from the line's start again. A share link decodes to one line of
+/// flow YAML: here 30,000 clusters (about 800 KB) after a name with one `é`, then a cluster with an
+/// unknown field. Its warning points at the field's character column: one less than its byte offset
+/// plus one, for the two bytes of `é`. (Counting from the line's start for every node made such a
+/// link, found by the fuzzer, take 18 s to read.)
+#[wasm_bindgen_test(unsupported = test)]
+fn columns_on_one_long_line_are_counted_on() {
+    let mut text = String::from("{name: café, start: \"2026-11-23T09:00:00Z\", clusters: [");
+    for k in 0..30_000 {
+        text.push_str(&format!("{{name: c{k}, labels: {{tier: t{}}}}}, ", k % 7));
+    }
+    let before_field = text.len() + "{name: last, ".len();
+    text.push_str(
+        "{name: last, colour: blue}], strategy: {kind: staged, stages: [{name: all}]}}\n",
+    );
+    let column = text[..before_field].chars().count() + 1;
+    assert_eq!(column, before_field, "one two-byte character before it");
+
+    let (loaded, plans) = load_and_plan(&text);
+    assert_eq!(
+        said(&loaded, &plans, "unknown-field"),
+        [format!(
+            "1:{column}: unknown field `colour` in `clusters[30000]`"
+        )]
+    );
+    assert_eq!(plans[0].summary.clusters, 30_001);
+}
