@@ -178,8 +178,11 @@ pub fn simulate(setup: &Setup, start: Time) -> SimResult {
 /// [`simulate`] with versions already qualified by some stages (a rollout in progress).
 pub fn simulate_seeded(setup: &Setup, start: Time, seeds: &[Seed]) -> SimResult {
     // Upgrades a cluster may go through (one per released target and stream): room for one bar each,
-    // as most clusters have; one with waits grows its list once. Room for the waits too in every
-    // cluster would double the memory of the bars for the few that need it.
+    // and for a wait before each in a cluster whose maintenance policy can hold it (most clusters
+    // with a window wait for it at least once per upgrade). A cluster with no window or exclusion
+    // never waits; room for waits there would double the memory of its bars for nothing. Growing
+    // the lists instead cost a copy of every constrained cluster's bars (4% of the instructions of
+    // a 10,000-cluster plan).
     let upgrades: usize = setup
         .releases
         .iter()
@@ -214,7 +217,13 @@ pub fn simulate_seeded(setup: &Setup, start: Time, seeds: &[Seed]) -> SimResult 
                     history(start, &c.control_plane, changes[0]),
                     history(start, &c.node, changes[1]),
                 ],
-                phases: Vec::with_capacity(upgrades),
+                phases: Vec::with_capacity(
+                    if c.policy.window.is_some() || !c.policy.exclusions.is_empty() {
+                        2 * upgrades
+                    } else {
+                        upgrades
+                    },
+                ),
                 upgraded: false,
                 stuck: false,
                 busy: [None, None],
