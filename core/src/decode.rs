@@ -429,7 +429,7 @@ impl Reader<'_> {
                     self.note(&lp, v);
                     for e in entries {
                         if let Some(spread) = self.spread(&e.value, &lp.field(&e.key)) {
-                            labels.insert(e.key.clone(), spread);
+                            labels.insert(e.key.to_string(), spread);
                         }
                     }
                 }

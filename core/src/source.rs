@@ -14,6 +14,9 @@ use crate::diag::{Cap, Diagnostic, Location};
 
 mod fast;
 mod json;
+mod keys;
+
+pub use keys::Key;
 
 /// Nesting deeper than this is refused: no real scenario or manifest comes close, and every walk over
 /// the tree (including `Drop`) is then safely bounded.
@@ -43,7 +46,8 @@ pub enum Value {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Entry {
-    pub key: String,
+    /// Shared static text for well-known field names (see `keys`).
+    pub key: Key,
     pub key_line: usize,
     pub key_column: usize,
     pub value: Node,
@@ -715,7 +719,7 @@ impl<'f> Builder<'f> {
                             column,
                         });
                         *existing = Entry {
-                            key: text,
+                            key: keys::key(text),
                             key_line: line,
                             key_column: column,
                             value: node,
@@ -724,7 +728,7 @@ impl<'f> Builder<'f> {
                     } else {
                         index.insert(text.clone(), entries.len());
                         entries.push(Entry {
-                            key: text,
+                            key: keys::key(text),
                             key_line: line,
                             key_column: column,
                             value: node,
@@ -793,7 +797,7 @@ fn from_json(value: serde_json::Value) -> Node {
         J::Object(map) => Value::Map(
             map.into_iter()
                 .map(|(key, v)| Entry {
-                    key,
+                    key: keys::key(key),
                     key_line: 1,
                     key_column: 1,
                     value: from_json(v),

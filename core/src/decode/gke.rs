@@ -252,7 +252,7 @@ impl Reader<'_> {
             .filter_map(|e| {
                 let version = self.string(&e.value, &p.field(&e.key))?;
                 Some(MinorTarget {
-                    minor: e.key.clone(),
+                    minor: e.key.to_string(),
                     version,
                 })
             })
@@ -286,7 +286,7 @@ impl Reader<'_> {
                     .iter()
                     .map(|e| {
                         let v = e.value.scalar()?.text.clone();
-                        Some(Expr::Eq(Operand::Label(e.key.clone()), Operand::Str(v)))
+                        Some(Expr::Eq(Operand::Label(e.key.to_string()), Operand::Str(v)))
                     })
                     .collect()
             }

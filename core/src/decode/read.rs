@@ -277,7 +277,7 @@ impl<'f> Reader<'f> {
             Value::Map(entries) => {
                 self.note(p, n);
                 if self.warn_unknown {
-                    for e in entries.iter().filter(|e| !known.contains(&e.key.as_str())) {
+                    for e in entries.iter().filter(|e| !known.contains(&&*e.key)) {
                         if !self.cap.admits("unknown-field") {
                             // Past the cap only the count is kept: no suggestion worth computing.
                             self.cap

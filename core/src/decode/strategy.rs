@@ -200,7 +200,7 @@ impl Reader<'_> {
         self.note(p, n);
         for e in entries {
             if let Some(v) = self.label_value_in(&e.value, p, &e.key) {
-                out.insert(e.key.clone(), v);
+                out.insert(e.key.to_string(), v);
             }
         }
         out

@@ -283,7 +283,7 @@ impl<'t> Reader<'t> {
                 return None;
             }
             entries.push(Entry {
-                key: key.text,
+                key: super::keys::key(key.text),
                 key_line,
                 key_column,
                 value,
@@ -557,7 +557,7 @@ impl<'t> Reader<'t> {
                     return None;
                 }
                 entries.push(Entry {
-                    key: key.text,
+                    key: super::keys::key(key.text),
                     key_line,
                     key_column,
                     value,

@@ -7,6 +7,7 @@
 //! strings quoted (`"`), numbers, booleans and null plain; positions are 1-based line and column of
 //! the value's first character (a string's opening quote, a container's bracket).
 
+use super::keys::key as shared;
 use super::{Entry, Node, Scalar, Style, Value, MAX_DEPTH};
 
 /// Every JSON value of `text`, one after another (whitespace-separated), or `None`.
@@ -103,7 +104,7 @@ impl Parser<'_> {
                             return None;
                         }
                         entries.push(Entry {
-                            key,
+                            key: shared(key),
                             key_line,
                             key_column,
                             value,

@@ -136,7 +136,7 @@ fn object(lines: &[Line], file: &str, diags: &mut Vec<Diagnostic>) -> Node {
                 }
                 let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
                 entries.push(Entry {
-                    key: k.to_string(),
+                    key: k.to_string().into(),
                     key_line: pl.number,
                     key_column: col,
                     value: scalar(v, pl.number, col + k.len() + 1),
@@ -151,7 +151,7 @@ fn object(lines: &[Line], file: &str, diags: &mut Vec<Diagnostic>) -> Node {
             scalar(value, l.number, vcol)
         };
         header.push(Entry {
-            key,
+            key: key.into(),
             key_line: l.number,
             key_column: 1,
             value: node,
@@ -246,10 +246,7 @@ fn block(
             continue;
         };
         let key = json_name(label);
-        if entries
-            .last()
-            .is_some_and(|e| key.as_str() <= e.key.as_str())
-        {
+        if entries.last().is_some_and(|e| key.as_str() <= &*e.key) {
             items.push(Node {
                 value: Value::Map(std::mem::take(&mut entries)),
                 line: item_start.0,
@@ -280,7 +277,7 @@ fn block(
         };
         i = child_end;
         entries.push(Entry {
-            key,
+            key: key.into(),
             key_line: l.number,
             key_column: l.indent + 1,
             value: node,
