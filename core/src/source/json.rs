@@ -75,110 +75,111 @@ impl Parser<'_> {
     fn value(&mut self, depth: usize) -> Option<Node> {
         self.ws();
         let (line, column) = (self.line, self.column());
-        let value =
-            match *self.b.get(self.i)? {
-                b'{' => {
-                    if depth >= MAX_DEPTH {
-                        return None;
-                    }
+        let value = match *self.b.get(self.i)? {
+            b'{' => {
+                if depth >= MAX_DEPTH {
+                    return None;
+                }
+                self.i += 1;
+                let mut entries: Vec<Entry> = Vec::new();
+                self.ws();
+                if self.b.get(self.i) == Some(&b'}') {
                     self.i += 1;
-                    let mut entries: Vec<Entry> = Vec::new();
-                    self.ws();
-                    if self.b.get(self.i) == Some(&b'}') {
+                } else {
+                    loop {
+                        self.ws();
+                        let (key_line, key_column) = (self.line, self.column());
+                        if self.b.get(self.i) != Some(&b'"') {
+                            return None;
+                        }
+                        let key = self.string()?;
+                        self.ws();
+                        if self.b.get(self.i) != Some(&b':') {
+                            return None;
+                        }
                         self.i += 1;
-                    } else {
-                        loop {
-                            self.ws();
-                            let (key_line, key_column) = (self.line, self.column());
-                            if self.b.get(self.i) != Some(&b'"') {
-                                return None;
-                            }
-                            let key = self.string()?;
-                            self.ws();
-                            if self.b.get(self.i) != Some(&b':') {
-                                return None;
-                            }
-                            self.i += 1;
-                            let value = self.value(depth + 1)?;
-                            // Duplicate keys get the YAML reader's warning: leave them to it.
-                            if entries.len() < 64 && entries.iter().any(|e| e.key == key) {
-                                return None;
-                            }
-                            entries.push(Entry {
-                                key: shared(key),
-                                key_line,
-                                key_column,
-                                value,
-                            });
-                            self.ws();
-                            match self.b.get(self.i) {
-                                Some(b',') => self.i += 1,
-                                Some(b'}') => {
-                                    self.i += 1;
-                                    break;
-                                }
-                                _ => return None,
-                            }
+                        let value = self.value(depth + 1)?;
+                        // Duplicate keys get the YAML reader's warning: leave them to it.
+                        if entries.len() < 64 && entries.iter().any(|e| e.key == key) {
+                            return None;
                         }
-                        if entries.len() >= 64 {
-                            let mut keys: Vec<&str> = entries.iter().map(|e| &*e.key).collect();
-                            keys.sort_unstable();
-                            if keys.windows(2).any(|w| w[0] == w[1]) {
-                                return None;
+                        entries.push(Entry {
+                            key: shared(key),
+                            key_line,
+                            key_column,
+                            value,
+                        });
+                        self.ws();
+                        match self.b.get(self.i) {
+                            Some(b',') => self.i += 1,
+                            Some(b'}') => {
+                                self.i += 1;
+                                break;
                             }
+                            _ => return None,
                         }
                     }
-                    Value::Map(entries)
+                    if entries.len() >= 64 {
+                        let mut keys: Vec<&str> = entries.iter().map(|e| e.key.as_ref()).collect();
+                        keys.sort_unstable();
+                        if keys.windows(2).any(|w| w[0] == w[1]) {
+                            return None;
+                        }
+                    }
                 }
-                b'[' => {
-                    if depth >= MAX_DEPTH {
-                        return None;
-                    }
+                Value::Map(entries)
+            }
+            b'[' => {
+                if depth >= MAX_DEPTH {
+                    return None;
+                }
+                self.i += 1;
+                let mut items = Vec::new();
+                self.ws();
+                if self.b.get(self.i) == Some(&b']') {
                     self.i += 1;
-                    let mut items = Vec::new();
-                    self.ws();
-                    if self.b.get(self.i) == Some(&b']') {
-                        self.i += 1;
-                    } else {
-                        loop {
-                            items.push(self.value(depth + 1)?);
-                            self.ws();
-                            match self.b.get(self.i) {
-                                Some(b',') => self.i += 1,
-                                Some(b']') => {
-                                    self.i += 1;
-                                    break;
-                                }
-                                _ => return None,
+                } else {
+                    loop {
+                        items.push(self.value(depth + 1)?);
+                        self.ws();
+                        match self.b.get(self.i) {
+                            Some(b',') => self.i += 1,
+                            Some(b']') => {
+                                self.i += 1;
+                                break;
                             }
+                            _ => return None,
                         }
                     }
-                    Value::Seq(items)
                 }
-                b'"' => Value::Scalar(Scalar {
-                    text: self.string()?,
-                    style: Style::Quoted,
-                    quote: Some('"'),
-                }),
-                _ => {
-                    let start = self.i;
-                    while self.b.get(self.i).is_some_and(|c| {
-                        c.is_ascii_alphanumeric() || matches!(c, b'-' | b'+' | b'.')
-                    }) {
-                        self.i += 1;
-                    }
-                    let word = &self.text[start..self.i];
-                    let ok = matches!(word, "true" | "false" | "null") || is_number(word);
-                    if !ok {
-                        return None;
-                    }
-                    Value::Scalar(Scalar {
-                        text: word.to_string(),
-                        style: Style::Plain,
-                        quote: None,
-                    })
+                Value::Seq(items)
+            }
+            b'"' => Value::Scalar(Scalar {
+                text: self.string()?,
+                style: Style::Quoted,
+                quote: Some('"'),
+            }),
+            _ => {
+                let start = self.i;
+                while self
+                    .b
+                    .get(self.i)
+                    .is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'+' | b'.'))
+                {
+                    self.i += 1;
                 }
-            };
+                let word = &self.text[start..self.i];
+                let ok = matches!(word, "true" | "false" | "null") || is_number(word);
+                if !ok {
+                    return None;
+                }
+                Value::Scalar(Scalar {
+                    text: word.to_string(),
+                    style: Style::Plain,
+                    quote: None,
+                })
+            }
+        };
         Some(Node {
             value,
             line,
