@@ -230,6 +230,8 @@ const EDITOR_CHUNK = /^split_(bench|form|compare|exports)_kit_/;
 async function openApp(page, suffix = "") {
   await page.goto(base + suffix);
   await page.locator("svg.rows rect.bar").first().waitFor();
+  // The first chart is the viewer's (web/src/viewer.rs); the app replaces it once its chunk is here.
+  await page.waitForFunction(() => !document.querySelector("[data-viewer]"));
 }
 
 async function endTime(page) {

@@ -6,10 +6,9 @@
 //! core as JSON text, which its YAML reader accepts). Results are plain JS objects: the core's `Plan` and
 //! diagnostics, serialized exactly as the CLI's JSON.
 
-use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 
-use crate::{analysis, Planner};
+use crate::analysis;
 
 /// The scenario as text: a string as is, anything else through `JSON.stringify`.
 fn scenario_text(scenario: &JsValue) -> Result<String, JsValue> {
@@ -65,13 +64,21 @@ pub fn scenario_from_link(link: &str) -> Result<String, JsValue> {
 }
 
 /// Draws the read-only chart of a scenario into `element` (as embed mode does). Give the element a height.
+/// The [`crate::viewer`] draws it at once; the interactive chart replaces it when its code has arrived.
 #[wasm_bindgen(js_name = drawChart)]
 pub fn draw_chart(element: web_sys::HtmlElement, scenario: JsValue) -> Result<(), JsValue> {
     let text = scenario_text(&scenario)?;
-    leptos::mount::mount_to(
-        element,
-        move || view! { <Planner initial=text embed=true /> },
-    )
-    .forget();
+    crate::viewer::draw(
+        &element,
+        &crate::viewer::Page {
+            text: &text,
+            banner: None,
+            embed: true,
+            zone: None,
+        },
+    );
+    wasm_bindgen_futures::spawn_local(async move {
+        (crate::app_kit().await.mount_chart)(element, text);
+    });
     Ok(())
 }

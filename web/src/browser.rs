@@ -158,9 +158,16 @@ pub fn copy_to_clipboard(text: &str) {
 /// Runs `f` once the next frame has been painted: work the screen does not show (mirroring into the
 /// address bar and storage) then never delays the frame that shows an edit's new plan.
 pub fn after_next_paint(f: impl FnOnce() + 'static) {
-    leptos::prelude::request_animation_frame(move || {
-        leptos::prelude::set_timeout(f, std::time::Duration::ZERO);
+    let Some(w) = window() else {
+        return;
+    };
+    let later = Closure::once_into_js(move || {
+        if let Some(w) = window() {
+            let run = Closure::once_into_js(f);
+            let _ = w.set_timeout_with_callback(run.unchecked_ref());
+        }
     });
+    let _ = w.request_animation_frame(later.unchecked_ref());
 }
 
 /// Milliseconds from the page's time origin, for the app's own timing display.

@@ -98,6 +98,16 @@ pub fn next_bar(chart: &Chart, at: (usize, usize), key: &str) -> Option<(usize, 
     }
 }
 
+/// The label column for a chart body `inner` px wide: narrower on a phone, so the time area keeps most
+/// of the width.
+pub fn label_width_for(inner: f64) -> f64 {
+    if inner < NARROW {
+        NARROW_LABEL_WIDTH
+    } else {
+        LABEL_WIDTH
+    }
+}
+
 /// The window two charts compared side by side show: from the earlier fitted start to the later
 /// fitted end.
 pub fn shared_span(a: &Plan, b: &Plan) -> (Time, Time) {
@@ -148,11 +158,7 @@ pub fn GanttChart(
     let measure = move || {
         if let Some(Some(el)) = body_ref.try_get_untracked() {
             let inner = el.client_width() as f64;
-            let lw = if inner < NARROW {
-                NARROW_LABEL_WIDTH
-            } else {
-                LABEL_WIDTH
-            };
+            let lw = label_width_for(inner);
             let _ = label_w.try_set(lw);
             // Fit means fit: the time area takes exactly the width left, however narrow.
             let _ = width.try_set((inner - lw - 4.0).max(60.0));
@@ -864,7 +870,7 @@ pub fn GanttChart(
 }
 
 /// Height of the availability strip under a rolling update's chart, px.
-const AVAILABILITY_HEIGHT: f64 = 72.0;
+pub const AVAILABILITY_HEIGHT: f64 = 72.0;
 
 /// A rolling update's available-cluster samples, its budget (N − maxUnavailable) and N.
 pub type AvailabilitySamples = (Vec<(Time, usize)>, usize, usize);
@@ -877,7 +883,7 @@ pub fn availability_of(plan: &Plan) -> Option<AvailabilitySamples> {
 
 /// The height of the chart body that can show rows: its own, but never more than the window's, so the
 /// rows stay virtualised even where no stylesheet bounds the body (an embedding page, a test page).
-fn viewport_height(el: &web_sys::HtmlDivElement) -> f64 {
+pub fn viewport_height(el: &web_sys::HtmlElement) -> f64 {
     let own = el.client_height() as f64;
     let window = web_sys::window()
         .and_then(|w| w.inner_height().ok())

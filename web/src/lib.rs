@@ -26,6 +26,7 @@ pub mod status_view;
 pub mod summary;
 pub mod templates;
 pub mod theme;
+pub mod viewer;
 pub mod workbench;
 
 use std::sync::Arc;
@@ -48,10 +49,12 @@ use crate::workbench::{BenchArgs, BenchKit, BenchViews};
 /// enough to feel live.
 const DEBOUNCE: StdDuration = StdDuration::from_millis(150);
 
-/// Mounts the app on the page's body, unless the page only loads the module for its JavaScript API
-/// (`<body data-fleetplan="api">`, or the `<fleetplan-chart>` script, which sets
-/// `globalThis.fleetplanApiOnly`). A panic hook is installed only as a last line of defence: input
-/// errors are diagnostics, never panics.
+/// Shows the page, unless it only loads the module for its JavaScript API (`<body
+/// data-fleetplan="api">`, or the `<fleetplan-chart>` script, which sets `globalThis.fleetplanApiOnly`).
+///
+/// The [`viewer`] draws the page's chart first, with the main module's code alone; the app (Leptos and
+/// everything interactive, [`app_kit`]) is fetched once that chart is painted and takes its place. A
+/// panic hook is installed only as a last line of defence: input errors are diagnostics, never panics.
 pub fn start() {
     console_error_panic_hook::set_once();
     let api_only = web_sys::window()
@@ -60,10 +63,86 @@ pub fn start() {
         .and_then(|b| b.get_attribute("data-fleetplan"))
         .is_some_and(|v| v == "api")
         || browser::global_flag("fleetplanApiOnly");
-    if !api_only {
-        theme::Theme::saved().apply(false);
-        leptos::mount::mount_to_body(App);
+    if api_only {
+        return;
     }
+    theme::Theme::saved().apply(false);
+    let (search, hash) = browser::location_parts();
+    let embed = link::embed_mode(&search);
+    // An embedded chart must neither read nor overwrite the user's own autosaved work.
+    let saved = if embed {
+        None
+    } else {
+        browser::storage_get(link::AUTOSAVE_KEY)
+    };
+    let opening = link::opening(&hash, saved);
+    let zone = if embed {
+        None
+    } else {
+        browser::storage_get(clock::ZONE_KEY)
+    };
+    let body = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.body());
+    let drawn = body.as_ref().is_some_and(|b| {
+        viewer::draw(
+            b,
+            &viewer::Page {
+                text: &opening.text,
+                banner: opening.banner.as_deref(),
+                embed,
+                zone: zone.as_deref(),
+            },
+        )
+    });
+    let take_over = move || {
+        wasm_bindgen_futures::spawn_local(async move {
+            (app_kit().await.mount_app)(opening.text, opening.banner, embed);
+        })
+    };
+    // The app's code must not hold up the frame that shows the first chart.
+    if drawn {
+        browser::after_next_paint(take_over);
+    } else {
+        take_over();
+    }
+}
+
+/// The app: everything interactive, in a chunk of its own ([`on_demand`]), so the main module holds
+/// only the [`viewer`] and what it draws with.
+#[derive(Clone, Copy)]
+pub struct AppKit {
+    /// Mounts the planner on the page's body in place of the viewer's chart: (text, banner, embed).
+    pub mount_app: fn(String, Option<String>, bool),
+    /// Draws the read-only planner into an element in place of the viewer's chart there.
+    pub mount_chart: fn(web_sys::HtmlElement, String),
+}
+
+crate::on_demand! {
+    pub fn app_kit() -> AppKit {
+        AppKit { mount_app, mount_chart }
+    }
+}
+
+fn mount_app(text: String, banner: Option<String>, embed: bool) {
+    leptos::mount::mount_to_body(move || {
+        view! { <Planner initial=text banner=banner embed=embed persist=!embed /> }
+    });
+    if let Some(body) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.body())
+    {
+        viewer::remove(&body);
+    }
+}
+
+fn mount_chart(element: web_sys::HtmlElement, text: String) {
+    viewer::remove(&element);
+    leptos::mount::mount_to(
+        element,
+        move || view! { <Planner initial=text embed=true /> },
+    )
+    .forget();
 }
 
 /// The page: reads `?embed=1`, the share fragment and the autosave, then shows the planner.
@@ -189,6 +268,10 @@ pub fn Planner(
             <div class="app app-embed">
                 {banner_view}
                 <EmbedCaption plan=plan committed=committed />
+                {move || analysis.with(|a| {
+                    let why = a.plan.is_none().then(|| a.stale_reason.clone()).flatten()?;
+                    Some(view! { <p class="stale-reason" role="status" data-testid="stale-reason"><strong>"No plan: the text does not load. "</strong>{why}</p> })
+                })}
                 <status_view::WhereItStands plan=plan />
                 <GanttChart plan=plan stale=stale embed=true />
             </div>

@@ -36,7 +36,7 @@ pub(crate) fn outcome_words(o: Outcome) -> (&'static str, &'static str) {
     }
 }
 
-fn counts_text(errors: usize, warnings: usize) -> String {
+pub(crate) fn counts_text(errors: usize, warnings: usize) -> String {
     format!(
         "{errors} error{}, {warnings} warning{}",
         if errors == 1 { "" } else { "s" },

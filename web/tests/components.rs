@@ -90,13 +90,10 @@ fn fire(target: &Element, name: &str) {
     target.dispatch_event(&ev).unwrap();
 }
 
-/// Types `text` into the editor as the browser would report it.
-fn type_text(host: &Element, text: &str) {
-    let ta: HtmlTextAreaElement = host
-        .query_selector("[data-testid=yaml]")
-        .unwrap()
-        .unwrap()
-        .unchecked_into();
+/// Types `text` into the editor as the browser would report it, once the editor is there (the
+/// editing side arrives after the first chart is painted).
+async fn type_text(host: &Element, text: &str) {
+    let ta: HtmlTextAreaElement = appeared(host, "[data-testid=yaml]").await.unchecked_into();
     ta.set_value(text);
     fire(&ta, "input");
 }
@@ -113,7 +110,7 @@ async fn the_example_is_charted_with_its_three_stages() {
         .filter_map(|t| t.text_content())
         .collect();
     assert!(titles.iter().any(|t| t.contains("member1")), "{titles:?}");
-    assert!(host.query_selector("[data-testid=yaml]").unwrap().is_some());
+    appeared(&host, "[data-testid=yaml]").await;
 }
 
 #[wasm_bindgen_test]
@@ -123,11 +120,12 @@ async fn an_edit_re_plans_after_the_pause_and_errors_keep_the_chart() {
     type_text(
         &host,
         &example().replacen("waitTime: 1h", "waitTime: 3h", 1),
-    );
+    )
+    .await;
     sleep(400).await;
     assert_eq!(end_time(&host).as_deref(), Some("2026-11-23T14:15:00Z"));
 
-    type_text(&host, "strategy: [unclosed\n");
+    type_text(&host, "strategy: [unclosed\n").await;
     sleep(400).await;
     assert!(host
         .query_selector("[data-testid=stale-note]")
@@ -276,7 +274,8 @@ async fn ctrl_z_undoes_an_edit_and_ctrl_shift_z_redoes_it() {
     type_text(
         &host,
         &example().replacen("waitTime: 1h", "waitTime: 3h", 1),
-    );
+    )
+    .await;
     sleep(400).await;
     assert_eq!(end_time(&host).as_deref(), Some("2026-11-23T14:15:00Z"));
     press_undo(false);
@@ -294,7 +293,7 @@ async fn a_longer_plan_fills_the_chart_body_it_grows() {
     let host = mount(example(), false);
     sleep(50).await;
     let large = fleetplan::examples::get("large-fleet").unwrap().text;
-    type_text(&host, large);
+    type_text(&host, large).await;
     sleep(500).await;
     let body: HtmlElement = host
         .query_selector(".chart-body")

@@ -1,0 +1,188 @@
+//! The viewer that loads first (web/src/viewer.rs), in headless Chromium: it draws a link's scenario
+//! without the app, the app that replaces it shows the same chart, and a broken link says where it
+//! breaks. Run as web/tests/components.rs is (scripts/test.sh).
+#![cfg(target_arch = "wasm32")]
+
+use fleetplan_web::viewer::{self, Page};
+use fleetplan_web::Planner;
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
+use web_sys::{Element, HtmlElement};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn host() -> HtmlElement {
+    let doc = web_sys::window().unwrap().document().unwrap();
+    let host: HtmlElement = doc.create_element("div").unwrap().unchecked_into();
+    host.style().set_property("width", "1200px").unwrap();
+    host.style().set_property("height", "600px").unwrap();
+    doc.body().unwrap().append_child(&host).unwrap();
+    host
+}
+
+fn embed(text: &str) -> Page<'_> {
+    Page {
+        text,
+        banner: None,
+        embed: true,
+        zone: Some("UTC"),
+    }
+}
+
+async fn sleep(ms: i32) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        web_sys::window()
+            .unwrap()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms)
+            .unwrap();
+    });
+    JsFuture::from(promise).await.unwrap();
+}
+
+fn all(host: &Element, selector: &str) -> Vec<Element> {
+    let list = host.query_selector_all(selector).unwrap();
+    (0..list.length())
+        .filter_map(|i| list.item(i)?.dyn_into::<Element>().ok())
+        .collect()
+}
+
+fn text_of(host: &Element, selector: &str) -> String {
+    host.query_selector(selector)
+        .unwrap()
+        .and_then(|e| e.text_content())
+        .unwrap_or_default()
+}
+
+/// Each drawn row: its label and its bars' class, place and accessible name.
+fn rows(host: &Element) -> Vec<(String, Vec<[String; 4]>)> {
+    all(host, "svg.rows g.row")
+        .iter()
+        .map(|g| {
+            let bars = all(g, "rect.bar")
+                .iter()
+                .map(|b| {
+                    let a = |n: &str| b.get_attribute(n).unwrap_or_default();
+                    [a("class"), a("x"), a("width"), a("aria-label")]
+                })
+                .collect();
+            (g.get_attribute("data-row").unwrap_or_default(), bars)
+        })
+        .collect()
+}
+
+fn example() -> &'static str {
+    fleetplan_web::link::example_text()
+}
+
+#[wasm_bindgen_test]
+fn the_viewer_draws_the_scenario_of_a_link_without_the_app() {
+    // The example's text names three stages (staging, canary, production) and the run `staged-rollout`.
+    let link = fleetplan_web::link::share_url("https://example.test/", example());
+    let text = fleetplan_web::link::text_of_link(&link).unwrap();
+    let h = host();
+    assert!(viewer::draw(&h, &embed(&text)));
+    let stages: Vec<String> = all(&h, "g.row-stage")
+        .iter()
+        .map(|g| g.get_attribute("data-row").unwrap())
+        .collect();
+    assert_eq!(stages, ["staging", "canary", "production"]);
+    assert!(!all(&h, "svg.rows rect.bar").is_empty());
+    let caption = text_of(&h, ".embed-caption");
+    assert!(caption.starts_with("staged-rollout · ends "), "{caption}");
+    assert!(caption.ends_with("open in fleetplan"), "{caption}");
+    // One tab stop for the bars, as in the interactive chart.
+    let stops = all(&h, "rect.bar[tabindex='0']");
+    assert_eq!(stops.len(), 1);
+    // Nothing of the editing side.
+    assert!(h.query_selector("textarea").unwrap().is_none());
+    h.remove();
+}
+
+#[wasm_bindgen_test]
+async fn the_app_that_replaces_the_viewer_shows_the_same_chart() {
+    let drawn = host();
+    assert!(viewer::draw(&drawn, &embed(example())));
+    let mounted = host();
+    let text = example().to_string();
+    leptos::mount::mount_to(
+        mounted.clone(),
+        move || view! { <Planner initial=text embed=true /> },
+    )
+    .forget();
+    // The chart measures its width after mounting, then lays out again.
+    sleep(100).await;
+    let (v, a) = (rows(&drawn), rows(&mounted));
+    assert!(!v.is_empty());
+    assert_eq!(v, a, "the viewer's rows and the app's rows differ");
+    assert_eq!(
+        text_of(&drawn, ".embed-caption"),
+        text_of(&mounted, ".embed-caption")
+    );
+    assert_eq!(text_of(&drawn, "ul.legend"), text_of(&mounted, "ul.legend"));
+    drawn.remove();
+    mounted.remove();
+}
+
+#[wasm_bindgen_test]
+async fn the_interactive_chart_arrives_on_demand_and_takes_the_viewers_place() {
+    let h = host();
+    assert!(viewer::draw(&h, &embed(example())));
+    assert_eq!(all(&h, "[data-viewer]").len(), 1);
+    (fleetplan_web::app_kit().await.mount_chart)(h.clone(), example().to_string());
+    sleep(100).await;
+    assert!(
+        all(&h, "[data-viewer]").is_empty(),
+        "the viewer's chart is gone"
+    );
+    assert_eq!(all(&h, "section.chart").len(), 1, "one chart, the app's");
+    // Its toolbar works now: zooming in widens the bars.
+    let width = |h: &Element| -> f64 {
+        all(h, "svg.rows rect.bar")[0]
+            .get_attribute("width")
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    let before = width(&h);
+    let zoom_in: HtmlElement = h
+        .query_selector("button[aria-label='zoom in']")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    zoom_in.click();
+    sleep(50).await;
+    assert!(width(&h) > before, "{} <= {before}", width(&h));
+    h.remove();
+}
+
+#[wasm_bindgen_test]
+async fn a_broken_embedded_link_says_which_line_breaks() {
+    // Line 2 opens a flow mapping that never closes: a YAML error located on that line.
+    let text = "clusters: [\n  - {";
+    let h = host();
+    // The viewer draws it when the main module can read it; otherwise the app does.
+    if !viewer::draw(&h, &embed(text)) {
+        let t = text.to_string();
+        leptos::mount::mount_to(
+            h.clone(),
+            move || view! { <Planner initial=t embed=true /> },
+        )
+        .forget();
+    }
+    let mut why = String::new();
+    for _ in 0..200 {
+        why = text_of(&h, "[data-testid=stale-reason]");
+        if !why.is_empty() {
+            break;
+        }
+        sleep(10).await;
+    }
+    assert!(
+        why.starts_with("No plan: the text does not load. line 2: "),
+        "{why}"
+    );
+    assert!(all(&h, "svg.rows rect.bar").is_empty());
+    h.remove();
+}
