@@ -75,6 +75,7 @@ pub fn draw_chart(element: web_sys::HtmlElement, scenario: JsValue) -> Result<()
             banner: None,
             embed: true,
             zone: None,
+            payload: None,
         },
     );
     wasm_bindgen_futures::spawn_local(async move {

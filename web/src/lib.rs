@@ -92,6 +92,11 @@ pub fn start() {
                 banner: opening.banner.as_deref(),
                 embed,
                 zone: zone.as_deref(),
+                payload: opening
+                    .banner
+                    .is_none()
+                    .then(|| link::fragment_payload(&hash))
+                    .flatten(),
             },
         )
     });

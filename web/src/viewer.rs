@@ -20,7 +20,7 @@ use fleetplan::{Plan, Severity};
 use wasm_bindgen::JsCast;
 
 use crate::analysis::{self, Analysis};
-use crate::{browser, chart, link, summary};
+use crate::{browser, chart, summary};
 
 /// Marks the viewer's root element: the app removes it when it takes over.
 pub const ROOT_ATTR: &str = "data-viewer";
@@ -34,6 +34,11 @@ pub struct Page<'a> {
     pub embed: bool,
     /// The chosen time zone (`None`: the browser's).
     pub zone: Option<&'a str>,
+    /// The share link's payload the text came from, for the embed caption's "open in fleetplan" link.
+    /// Without one the link opens the app until the app's caption replaces it: writing a payload would
+    /// bring the share codec's compressor into the main module (about 7 KB gzipped) for a link that is
+    /// right a moment later.
+    pub payload: Option<&'a str>,
 }
 
 /// Draws `page` into `host` (appended). False, with nothing drawn, when the main module cannot plan
@@ -71,7 +76,7 @@ pub fn draw(host: &web_sys::Element, page: &Page<'_>) -> bool {
     }
     if page.embed {
         match &a.plan {
-            Some(p) => embed_caption(&mut html, p, page.text, &zone),
+            Some(p) => embed_caption(&mut html, p, page.payload, &zone),
             None => no_plan_note(&mut html, &a),
         }
         chart_skeleton(&mut html, a.plan.is_some(), true);
@@ -146,9 +151,13 @@ fn time_html(out: &mut String, t: Option<Time>, testid: &str, zone: &Zone) {
 }
 
 /// Embed mode's caption (summary.rs `EmbedCaption`).
-fn embed_caption(out: &mut String, p: &Plan, text: &str, zone: &Zone) {
+fn embed_caption(out: &mut String, p: &Plan, payload: Option<&str>, zone: &Zone) {
     let name = p.scenario.clone().unwrap_or_else(|| p.run.clone());
-    let open = link::share_url(&browser::app_url(), text);
+    let app = browser::app_url();
+    let open = match payload {
+        Some(payload) => format!("{app}#s={payload}"),
+        None => app,
+    };
     let _ = write!(
         out,
         r#"<p class="embed-caption"><strong>{}</strong> · ends "#,

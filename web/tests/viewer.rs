@@ -28,6 +28,7 @@ fn embed(text: &str) -> Page<'_> {
         banner: None,
         embed: true,
         zone: Some("UTC"),
+        payload: None,
     }
 }
 
@@ -95,6 +96,23 @@ fn the_viewer_draws_the_scenario_of_a_link_without_the_app() {
     // One tab stop for the bars, as in the interactive chart.
     let stops = all(&h, "rect.bar[tabindex='0']");
     assert_eq!(stops.len(), 1);
+    // The caption's link reopens the link's own payload in the app.
+    let h2 = host();
+    let hash = link.split_once('#').unwrap().1;
+    let payload = fleetplan_web::link::fragment_payload(hash).unwrap();
+    let page = Page {
+        payload: Some(payload),
+        ..embed(&text)
+    };
+    assert!(viewer::draw(&h2, &page));
+    let href = h2
+        .query_selector(".embed-caption a")
+        .unwrap()
+        .unwrap()
+        .get_attribute("href")
+        .unwrap();
+    assert!(href.ends_with(&format!("#s={payload}")), "{href}");
+    h2.remove();
     // Nothing of the editing side.
     assert!(h.query_selector("textarea").unwrap().is_none());
     h.remove();
@@ -119,6 +137,21 @@ async fn the_app_that_replaces_the_viewer_shows_the_same_chart() {
     assert_eq!(
         text_of(&drawn, ".embed-caption"),
         text_of(&mounted, ".embed-caption")
+    );
+    // Both end the run at the same instant, and the viewer's end marker stands where the app's does.
+    let attr = |h: &Element, sel: &str, name: &str| {
+        h.query_selector(sel)
+            .unwrap()
+            .and_then(|e| e.get_attribute(name))
+            .unwrap_or_default()
+    };
+    assert_eq!(
+        attr(&drawn, "[data-testid=plan-end]", "data-time"),
+        attr(&mounted, "[data-testid=plan-end]", "data-time")
+    );
+    assert_eq!(
+        attr(&drawn, "[data-testid=end-marker]", "x1"),
+        attr(&mounted, "[data-testid=end-marker]", "x1")
     );
     assert_eq!(text_of(&drawn, "ul.legend"), text_of(&mounted, "ul.legend"));
     drawn.remove();
