@@ -12,7 +12,7 @@
 //! batch. Events carry shared names and messages formatted only when shown (no string is formatted or
 //! copied per cluster event).
 
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 
 use crate::diag::Diagnostic;
 use crate::engine::EventQueue;
@@ -106,21 +106,25 @@ pub struct ClusterRun {
     pub upgraded: bool,
     /// An upgrade that never finishes (a window that never opens, a control plane never reached).
     pub stuck: bool,
-    busy: [Option<usize>; 2],
-    queue: [VecDeque<usize>; 2],
+    /// The rollout each type is upgrading in (rollout indices as u32, like `node_waits_for_cp`: this
+    /// state is reached once per upgrade in time order, not cluster order, so each byte of it is a
+    /// cache miss at 100,000 clusters; rollouts that wait for a busy cluster are in `Sim::waiting`).
+    busy: [Option<u32>; 2],
     /// A node rollout waiting for this cluster's control plane to reach its version.
-    node_waits_for_cp: Option<usize>,
+    node_waits_for_cp: Option<u32>,
 }
 
 enum Ev {
     Release(usize),
     /// A live projection's starting point: `seeds[i]` was qualified upstream.
     Qualified(usize),
-    Done(usize, Stream, usize),
+    /// (cluster, stream, rollout): u32 indices keep the million queued upgrades of a 100,000-cluster
+    /// plan small.
+    Done(u32, Stream, u32),
     Forced(usize),
     SoakDone(usize),
     /// (stage, stream, lane index, generation): a paused lane may start again.
-    Resume(usize, Stream, usize, u32),
+    Resume(u32, Stream, u32, u32),
 }
 
 pub struct SimResult {
@@ -159,6 +163,10 @@ struct Sim<'a> {
     free: Vec<u32>,
     /// An event was dated before one already listed: `events` needs the stable sort after all.
     unordered: bool,
+    /// Rollouts waiting for a cluster busy with an earlier one, per (cluster, stream), first come
+    /// first served. Rare (a stage starting a version while a forced soak's upgrades still run), so
+    /// kept here rather than as two queues in every cluster's state.
+    waiting: BTreeMap<(u32, usize), VecDeque<u32>>,
 }
 
 /// Where a live rollout stands: stage `stage` qualified `version` of `stream` at `at` (its soak
@@ -227,7 +235,6 @@ pub fn simulate_seeded(setup: &Setup, start: Time, seeds: &[Seed]) -> SimResult 
                 upgraded: false,
                 stuck: false,
                 busy: [None, None],
-                queue: [VecDeque::new(), VecDeque::new()],
                 node_waits_for_cp: None,
             })
             .collect(),
@@ -250,6 +257,7 @@ pub fn simulate_seeded(setup: &Setup, start: Time, seeds: &[Seed]) -> SimResult 
         held: Vec::new(),
         free: Vec::new(),
         unordered: false,
+        waiting: BTreeMap::new(),
     };
     for (i, c) in setup.clusters.iter().enumerate() {
         if c.excluded {
@@ -300,14 +308,14 @@ pub fn simulate_seeded(setup: &Setup, start: Time, seeds: &[Seed]) -> SimResult 
                     }
                 }
             }
-            Ev::Done(c, stream, r) => sim.cluster_done(now, c, stream, r),
+            Ev::Done(c, stream, r) => sim.cluster_done(now, c as usize, stream, r as usize),
             Ev::Forced(r) => {
                 if sim.rollouts[r].soak_start.is_none() {
                     sim.begin_soak(now, r, true);
                 }
             }
             Ev::SoakDone(r) => sim.soak_done(now, r),
-            Ev::Resume(s, stream, li, gen) => resumes.push((s, stream, li, gen)),
+            Ev::Resume(s, stream, li, gen) => resumes.push((s as usize, stream, li as usize, gen)),
         }
         if sim.queue.next_time() != Some(now) {
             for (s, stream, li, gen) in std::mem::take(&mut resumes) {
@@ -582,7 +590,8 @@ impl Sim<'_> {
             lane.paused.get_or_insert(now);
             lane.resume_gen += 1;
             let gen = lane.resume_gen;
-            self.queue.push(open, Ev::Resume(s, stream, li, gen));
+            self.queue
+                .push(open, Ev::Resume(s as u32, stream, li as u32, gen));
             if first {
                 let msg = format!(
                     "{} {}: every cluster that needs it is held by its maintenance policy (window or exclusion) until {open}; the stage is PAUSED and then takes the latest version qualified by that time",
@@ -814,7 +823,7 @@ impl Sim<'_> {
             return true;
         }
         if let Some(r) = cl.busy[0] {
-            if self.rollouts[r].version >= *v {
+            if self.rollouts[r as usize].version >= *v {
                 return true;
             }
         }
@@ -830,7 +839,10 @@ impl Sim<'_> {
     fn start_cluster(&mut self, now: Time, c: usize, stream: Stream, r: usize) {
         let k = stream as usize;
         if self.clusters[c].busy[k].is_some() {
-            self.clusters[c].queue[k].push_back(r);
+            self.waiting
+                .entry((c as u32, k))
+                .or_default()
+                .push_back(r as u32);
             return;
         }
         let v = &self.rollouts[r].version;
@@ -863,8 +875,8 @@ impl Sim<'_> {
         if stream == Stream::Node && self.clusters[c].version[0] < *v {
             let v = v.clone();
             if self.control_plane_will_reach(c, &v) {
-                self.clusters[c].busy[k] = Some(r);
-                self.clusters[c].node_waits_for_cp = Some(r);
+                self.clusters[c].busy[k] = Some(r as u32);
+                self.clusters[c].node_waits_for_cp = Some(r as u32);
                 return;
             }
             let why = Message::fill(
@@ -987,7 +999,7 @@ impl Sim<'_> {
                 version: Some(ro.version.text.clone()),
             });
         }
-        cl.busy[k] = Some(r);
+        cl.busy[k] = Some(r as u32);
         let stage = ro.stage;
         let first = segments.first().map(|(s, _)| *s);
         let v = v.text.clone();
@@ -1007,7 +1019,7 @@ impl Sim<'_> {
             self.emit(first, "UPGRADE_STARTED", Some(stage), Some(c), msg);
         }
         match end {
-            Some(e) => self.queue.push(e, Ev::Done(c, stream, r)),
+            Some(e) => self.queue.push(e, Ev::Done(c as u32, stream, r as u32)),
             None => {
                 let msg = Message::fill(
                     by_stream(
@@ -1054,7 +1066,7 @@ impl Sim<'_> {
         if stream == Stream::ControlPlane {
             self.wake_nodes(now, c);
         }
-        if let Some(next) = self.clusters[c].queue[k].pop_front() {
+        if let Some(next) = self.next_waiting(c, k) {
             self.start_cluster(now, c, stream, next);
         }
     }
@@ -1065,6 +1077,7 @@ impl Sim<'_> {
         let Some(r) = self.clusters[c].node_waits_for_cp else {
             return;
         };
+        let r = r as usize;
         let v = self.rollouts[r].version.clone();
         if self.clusters[c].version[0] >= v {
             self.clusters[c].node_waits_for_cp = None;
@@ -1081,10 +1094,23 @@ impl Sim<'_> {
                 ],
             );
             self.skip(now, c, r, INCOMPATIBLE_VERSION, why);
-            if let Some(next) = self.clusters[c].queue[1].pop_front() {
+            if let Some(next) = self.next_waiting(c, 1) {
                 self.start_cluster(now, c, Stream::Node, next);
             }
         }
+    }
+
+    /// The first rollout waiting for cluster `c`'s stream `k` to be free, taken off the list.
+    fn next_waiting(&mut self, c: usize, k: usize) -> Option<usize> {
+        if self.waiting.is_empty() {
+            return None;
+        }
+        let list = self.waiting.get_mut(&(c as u32, k))?;
+        let next = list.pop_front();
+        if list.is_empty() {
+            self.waiting.remove(&(c as u32, k));
+        }
+        next.map(|r| r as usize)
     }
 
     fn member_done(&mut self, now: Time, r: usize) {
