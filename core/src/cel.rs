@@ -97,6 +97,18 @@ pub fn parse(text: &str) -> Result<Expr, CelError> {
     Ok(e)
 }
 
+/// Where an expression reads a cluster's labels: its map, or a view of it with keys added (the
+/// missing-label check fills keys in without copying the map).
+pub trait Labels {
+    fn label(&self, key: &str) -> Option<&str>;
+}
+
+impl Labels for BTreeMap<String, String> {
+    fn label(&self, key: &str) -> Option<&str> {
+        self.get(key).map(String::as_str)
+    }
+}
+
 impl Expr {
     /// Whether a cluster with these labels is selected. An evaluation error (a missing label read by
     /// `==`, `!=` or `in` without `&&`/`||` deciding otherwise) selects nothing.
@@ -105,7 +117,7 @@ impl Expr {
     }
 
     /// CEL's three-valued result: `Err` names the first missing label the outcome depended on.
-    pub fn evaluate(&self, labels: &BTreeMap<String, String>) -> Result<bool, NoSuchKey> {
+    pub fn evaluate<L: Labels + ?Sized>(&self, labels: &L) -> Result<bool, NoSuchKey> {
         match self {
             Expr::Bool(b) => Ok(*b),
             Expr::Eq(a, b) => Ok(a.value(labels)? == b.value(labels)?),
@@ -114,8 +126,8 @@ impl Expr {
                 let v = a.value(labels)?;
                 Ok(list.iter().any(|x| x == v))
             }
-            Expr::InLabels(a) => Ok(labels.contains_key(a.value(labels)?)),
-            Expr::Has(k) => Ok(labels.contains_key(k)),
+            Expr::InLabels(a) => Ok(labels.label(a.value(labels)?).is_some()),
+            Expr::Has(k) => Ok(labels.label(k).is_some()),
             Expr::Not(e) => e.evaluate(labels).map(|b| !b),
             Expr::And(terms) => combine(terms, labels, false),
             Expr::Or(terms) => combine(terms, labels, true),
@@ -124,9 +136,9 @@ impl Expr {
 }
 
 /// `&&` (decisive = false) and `||` (decisive = true) with CEL's commutative error absorption.
-fn combine(
+fn combine<L: Labels + ?Sized>(
     terms: &[Expr],
-    labels: &BTreeMap<String, String>,
+    labels: &L,
     decisive: bool,
 ) -> Result<bool, NoSuchKey> {
     let mut error = None;
@@ -146,13 +158,10 @@ fn combine(
 }
 
 impl Operand {
-    fn value<'a>(&'a self, labels: &'a BTreeMap<String, String>) -> Result<&'a str, NoSuchKey> {
+    fn value<'a, L: Labels + ?Sized>(&'a self, labels: &'a L) -> Result<&'a str, NoSuchKey> {
         match self {
             Operand::Str(s) => Ok(s),
-            Operand::Label(k) => labels
-                .get(k)
-                .map(String::as_str)
-                .ok_or_else(|| NoSuchKey { key: k.clone() }),
+            Operand::Label(k) => labels.label(k).ok_or_else(|| NoSuchKey { key: k.clone() }),
         }
     }
 }

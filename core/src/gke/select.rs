@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::cel::{self, CelError, Expr};
+use crate::cel::{self, CelError, Expr, Labels};
 
 pub struct Selector {
     expr: Option<Expr>,
@@ -41,17 +41,37 @@ impl Selector {
         // Most clusters have every label the selector reads: then nothing is filled and nothing copied.
         expr.evaluate(labels).err()?;
         let mut first = None;
-        let mut filled = labels.clone();
+        let mut filled = Filled {
+            labels,
+            keys: Vec::new(),
+        };
         // Each round fills one missing key with a value no selector can name; selectors are small.
         for _ in 0..64 {
             match expr.evaluate(&filled) {
                 Ok(naive) => return if naive { first } else { None },
                 Err(missing) => {
                     first.get_or_insert_with(|| missing.key.clone());
-                    filled.insert(missing.key, "\u{0}absent".to_string());
+                    filled.keys.push(missing.key);
                 }
             }
         }
         None
+    }
+}
+
+/// A cluster's labels with the keys it lacks filled in, each with a value no selector can name,
+/// read through instead of copying the map (a copy per cluster lacking a label the selector reads
+/// was 3% of a 10,000-cluster GKE plan).
+struct Filled<'a> {
+    labels: &'a BTreeMap<String, String>,
+    keys: Vec<String>,
+}
+
+impl Labels for Filled<'_> {
+    fn label(&self, key: &str) -> Option<&str> {
+        match self.labels.get(key) {
+            Some(v) => Some(v.as_str()),
+            None => self.keys.iter().any(|k| k == key).then_some("\u{0}absent"),
+        }
     }
 }
