@@ -40,8 +40,8 @@ const PRINT_ROWS: usize = 60;
 /// Width of the time area when printing, px (a landscape page).
 const PRINT_WIDTH: f64 = 820.0;
 
-/// A laid-out chart and a number that changes whenever it is laid out again. Rows are keyed by
-/// (generation, index): rows of the same layout are kept while scrolling, a new layout redraws them.
+/// A laid-out chart and a number that changes whenever it is laid out again (the memo that holds it
+/// compares that number, not 10,000 rows).
 #[derive(Clone)]
 pub struct Laid {
     pub generation: u64,
@@ -472,7 +472,9 @@ pub fn GanttChart(
         if dragged.get_untracked() {
             return;
         }
-        if let Some(bar) = bar_of(ev.target()) {
+        if let Some(stage) = stage_label_of(ev.target()) {
+            toggle_stage(stage);
+        } else if let Some(bar) = bar_of(ev.target()) {
             selected.set(bar.get_attribute("aria-label"));
         }
     };
@@ -482,10 +484,18 @@ pub fn GanttChart(
         }
     };
     let on_rows_key = move |ev: web_sys::KeyboardEvent| {
+        let key = ev.key();
+        // Stage labels are buttons: Enter or Space toggles them like a click.
+        if key == "Enter" || key == " " {
+            if let Some(stage) = stage_label_of(ev.target()) {
+                ev.prevent_default();
+                toggle_stage(stage);
+                return;
+            }
+        }
         let Some(pos) = focus_pos.get_untracked() else {
             return;
         };
-        let key = ev.key();
         if key == "Enter" || key == " " {
             ev.prevent_default();
             let title = laid.with_untracked(|l| {
@@ -575,38 +585,38 @@ pub fn GanttChart(
         })
     };
 
+    // Rows are keyed by their place in the layout, and each place redraws its row when the layout
+    // changes: an edit or a zoom updates the rows in view in place (Leptos sets only the attributes and
+    // texts that changed) instead of removing them and building them anew; scrolling adds and drops
+    // places. Clamped to this layout's rows, so a place never outruns the chart it indexes.
     let rows = move || {
-        let Some(l) = laid.get() else {
-            return Vec::new();
-        };
-        // Clamped to this layout's rows, so a row index can never outrun the chart it indexes.
-        let n = l.chart.rows.len();
+        let n = laid.with(|l| l.as_ref().map_or(0, |l| l.chart.rows.len()));
         let r = visible.get();
-        (r.start.min(n)..r.end.min(n))
-            .map(|i| (l.generation, i, l.chart.clone()))
-            .collect::<Vec<_>>()
+        r.start.min(n)..r.end.min(n)
     };
-    let row_view = move |(_, i, chart): (u64, usize, Arc<Chart>)| {
-        let row: &Row = &chart.rows[i];
-        let names = stage_names.get_untracked();
-        // Tooltips are written here, for the rows in view only (see `gantt::title_in`).
-        let z = zone.get_untracked();
-        let titles: Vec<String> = plan.with_untracked(|p| {
-            p.as_ref().map_or_else(Vec::new, |p| {
-                row.bars
-                    .iter()
-                    .map(|b| gantt::title_in(p, row, b, &z))
-                    .collect()
+    let row_view = move |i: usize| {
+        move || {
+            laid.with(|l| {
+                let row: &Row = l.as_ref()?.chart.rows.get(i)?;
+                // Tooltips are written here, for the rows in view only (see `gantt::title_in`).
+                let z = zone.get_untracked();
+                let titles: Vec<String> = plan.with_untracked(|p| {
+                    p.as_ref().map_or_else(Vec::new, |p| {
+                        row.bars
+                            .iter()
+                            .map(|b| gantt::title_in(p, row, b, &z))
+                            .collect()
+                    })
+                });
+                let ctx = RowCtx {
+                    index: i,
+                    label_w: label_w.get_untracked(),
+                    stage_names: &stage_names.read_untracked(),
+                    tab_stop,
+                };
+                Some(row_element(row, titles, ctx))
             })
-        });
-        let ctx = RowCtx {
-            index: i,
-            label_w: label_w.get_untracked(),
-            stage_names: &names,
-            toggle_stage,
-            tab_stop,
-        };
-        row_element(row, titles, ctx)
+        }
     };
 
     // A rolling update's available clusters over time, on the chart's time axis.
@@ -796,7 +806,7 @@ pub fn GanttChart(
                     </defs>
                     <g inner_html=gantt::SVG_DEFS></g>
                     {backdrop}
-                    <For each=rows key=|(g, i, _)| (*g, *i) children=row_view />
+                    <For each=rows key=|i| *i children=row_view />
                     <crate::status_view::LiveOverlay plan=plan laid=laid view=view label_w=label_w height=Signal::derive(chart_height) />
                     {move || cursor_x().map(|x| view! {
                         <line class="cursor" x1=x + label_w.get() y1=0.0 x2=x + label_w.get() y2=chart_height() />
@@ -893,11 +903,10 @@ pub fn viewport_height(el: &web_sys::HtmlElement) -> f64 {
 }
 
 /// What a row needs from the chart around it.
-struct RowCtx<'a, F> {
+struct RowCtx<'a> {
     index: usize,
     label_w: f64,
     stage_names: &'a [String],
-    toggle_stage: F,
     tab_stop: Memo<Option<(usize, usize)>>,
 }
 
@@ -905,6 +914,15 @@ struct RowCtx<'a, F> {
 fn bar_of(target: Option<web_sys::EventTarget>) -> Option<web_sys::Element> {
     let el = target?.dyn_into::<web_sys::Element>().ok()?;
     el.closest("rect.bar").ok().flatten()
+}
+
+/// The stage a stage label an event happened on toggles (its `data-stage`).
+fn stage_label_of(target: Option<web_sys::EventTarget>) -> Option<String> {
+    let el = target?.dyn_into::<web_sys::Element>().ok()?;
+    el.closest("text.label-stage")
+        .ok()
+        .flatten()?
+        .get_attribute("data-stage")
 }
 
 /// A bar element's (row, bar) position in the layout, from its `data-pos`.
@@ -915,17 +933,14 @@ fn bar_pos(bar: &web_sys::Element) -> Option<(usize, usize)> {
 }
 
 /// One row: label (a stage's toggles its cluster rows), bars with tooltips and text labels. Each bar
-/// is focusable (one tab stop for the chart, see [`next_bar`]) and named by its tooltip; clicks and
-/// focus are handled by the chart for all bars at once (`data-pos` says which).
-fn row_element<F>(row: &Row, titles: Vec<String>, ctx: RowCtx<'_, F>) -> impl IntoView
-where
-    F: Fn(String) + Copy + Send + Sync + 'static,
-{
+/// is focusable (one tab stop for the chart, see [`next_bar`]) and named by its tooltip; clicks, focus
+/// and keys are handled by the chart for all bars and stage labels at once (`data-pos` and
+/// `data-stage` say which), so redrawing a row in place adds and removes no listeners.
+fn row_element(row: &Row, titles: Vec<String>, ctx: RowCtx<'_>) -> impl IntoView {
     let RowCtx {
         index,
         label_w,
         stage_names,
-        toggle_stage,
         tab_stop,
     } = ctx;
     let y = row.y;
@@ -942,20 +957,6 @@ where
         format!("{} {}", if folded { "▸" } else { "▾" }, row.label)
     } else {
         row.label.clone()
-    };
-    let name_for_key = stage_name.clone();
-    let on_label = move |_| {
-        if is_stage {
-            toggle_stage(stage_name.clone());
-        }
-    };
-    // Stage labels are buttons: Enter or Space toggles them like a click.
-    let on_label_key = move |ev: web_sys::KeyboardEvent| {
-        if is_stage && (ev.key() == "Enter" || ev.key() == " ") {
-            ev.prevent_default();
-            ev.stop_propagation();
-            toggle_stage(name_for_key.clone());
-        }
     };
     let bars = row
         .bars
@@ -1015,8 +1016,7 @@ where
                 tabindex=if is_stage { "0" } else { "-1" }
                 role=is_stage.then_some("button")
                 aria-expanded=is_stage.then(|| (!folded).to_string())
-                on:click=on_label
-                on:keydown=on_label_key
+                data-stage=is_stage.then_some(stage_name)
             >
                 {label}
             </text>

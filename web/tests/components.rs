@@ -281,9 +281,79 @@ async fn ctrl_z_undoes_an_edit_and_ctrl_shift_z_redoes_it() {
     press_undo(false);
     sleep(50).await;
     assert_eq!(end_time(&host).as_deref(), Some("2026-11-23T12:15:00Z"));
+    // The editor shows the text the plan is of: undo writes it back into the text area.
+    assert_eq!(yaml_text(&host), example());
     press_undo(true);
     sleep(50).await;
     assert_eq!(end_time(&host).as_deref(), Some("2026-11-23T14:15:00Z"));
+    assert_eq!(
+        yaml_text(&host),
+        example().replacen("waitTime: 1h", "waitTime: 3h", 1)
+    );
+}
+
+/// Every row and bar drawn in `host`'s chart: the row's name, then each bar's place, size, class and
+/// accessible name (its tooltip).
+fn drawn_rows(host: &Element) -> Vec<(String, Vec<[String; 6]>)> {
+    all(host, "svg.rows g.row")
+        .iter()
+        .map(|g| {
+            let bars = all(g, "rect.bar")
+                .iter()
+                .map(|b| {
+                    ["x", "y", "width", "height", "class", "aria-label"]
+                        .map(|a| b.get_attribute(a).unwrap_or_default())
+                })
+                .collect();
+            (g.get_attribute("data-row").unwrap_or_default(), bars)
+        })
+        .collect()
+}
+
+#[wasm_bindgen_test]
+async fn rows_redrawn_in_place_after_an_edit_match_a_fresh_chart_of_the_new_text() {
+    // The rows in view are updated in place when the plan changes; what they show must be exactly
+    // what a chart opened on the edited text shows (every bar moves: the run ends 2 h later, so the
+    // fitted time axis changes scale).
+    let edited = example().replacen("waitTime: 1h", "waitTime: 3h", 1);
+    let host = mount(example(), false);
+    sleep(50).await;
+    let before = drawn_rows(&host);
+    type_text(&host, &edited).await;
+    sleep(400).await;
+    assert_eq!(end_time(&host).as_deref(), Some("2026-11-23T14:15:00Z"));
+    let fresh = mount(&edited, false);
+    sleep(400).await;
+    let after = drawn_rows(&host);
+    assert!(!after.is_empty());
+    assert_ne!(after, before, "the edit moved the bars");
+    assert_eq!(after, drawn_rows(&fresh));
+}
+
+#[wasm_bindgen_test]
+async fn the_caret_stays_where_the_user_typed_after_the_re_plan() {
+    // Typing "3" over the "1" of the first "waitTime: 1h" re-plans (staging soaks 3 h, so the run ends
+    // 2 h later, as in the test above) and leaves the caret right after the typed character, where the
+    // browser put it: the re-plan must not rewrite the text area's text or move its caret.
+    let host = mount(example(), false);
+    let ta: HtmlTextAreaElement = appeared(&host, "[data-testid=yaml]").await.unchecked_into();
+    sleep(50).await;
+    // Selection offsets count UTF-16 units.
+    let byte = example().find("waitTime: 1h").unwrap() + "waitTime: ".len();
+    let at = example()[..byte].encode_utf16().count() as u32;
+    ta.set_range_text_with_start_and_end_and_mode("3", at, at + 1, "end")
+        .unwrap();
+    fire(&ta, "input");
+    sleep(400).await;
+    assert_eq!(end_time(&host).as_deref(), Some("2026-11-23T14:15:00Z"));
+    assert_eq!(
+        (ta.selection_start().unwrap(), ta.selection_end().unwrap()),
+        (Some(at + 1), Some(at + 1))
+    );
+    assert_eq!(
+        yaml_text(&host),
+        example().replacen("waitTime: 1h", "waitTime: 3h", 1)
+    );
 }
 
 #[wasm_bindgen_test]
