@@ -67,15 +67,7 @@ pub fn start() {
         return;
     }
     theme::Theme::saved().apply(false);
-    let (search, hash) = browser::location_parts();
-    let embed = link::embed_mode(&search);
-    // An embedded chart must neither read nor overwrite the user's own autosaved work.
-    let saved = if embed {
-        None
-    } else {
-        browser::storage_get(link::AUTOSAVE_KEY)
-    };
-    let opening = link::opening(&hash, saved);
+    let (embed, hash, opening) = page_opening();
     let zone = if embed {
         None
     } else {
@@ -150,18 +142,25 @@ fn mount_chart(element: web_sys::HtmlElement, text: String) {
     .forget();
 }
 
-/// The page: reads `?embed=1`, the share fragment and the autosave, then shows the planner.
-#[component]
-pub fn App() -> impl IntoView {
+/// What the page opens: whether it is an embed (`?embed=1`), its address fragment, and the opening text
+/// (the fragment's scenario, else the autosave, else the example). An embedded chart must neither read
+/// nor overwrite the user's own autosaved work.
+fn page_opening() -> (bool, String, link::Opening) {
     let (search, hash) = browser::location_parts();
     let embed = link::embed_mode(&search);
-    // An embedded chart must neither read nor overwrite the user's own autosaved work.
     let saved = if embed {
         None
     } else {
         browser::storage_get(link::AUTOSAVE_KEY)
     };
     let opening = link::opening(&hash, saved);
+    (embed, hash, opening)
+}
+
+/// The page: reads `?embed=1`, the share fragment and the autosave, then shows the planner.
+#[component]
+pub fn App() -> impl IntoView {
+    let (embed, _, opening) = page_opening();
     view! { <Planner initial=opening.text banner=opening.banner embed=embed persist=!embed /> }
 }
 

@@ -362,13 +362,7 @@ fn axis_html(c: &Chart, lw: f64) -> String {
     let mut s = String::with_capacity(256 + 160 * (c.axis.major.len() + c.axis.minor.len()));
     s.push_str("<title>drag here to move the time cursor</title>");
     let _ = write!(s, r#"<g transform="translate({lw},0)">"#);
-    for w in &c.weekends {
-        let _ = write!(
-            s,
-            r#"<rect class="weekend" x="{}" y="0" width="{}" height="{h}"></rect>"#,
-            w.x, w.width
-        );
-    }
+    weekend_rects(&mut s, c, h);
     for t in &c.axis.major {
         let _ = write!(
             s,
@@ -395,6 +389,17 @@ fn axis_html(c: &Chart, lw: f64) -> String {
     s
 }
 
+/// The weekends' shading, `h` tall: behind the axis and behind the rows alike.
+fn weekend_rects(s: &mut String, c: &Chart, h: f64) {
+    for w in &c.weekends {
+        let _ = write!(
+            s,
+            r#"<rect class="weekend" x="{}" y="0" width="{}" height="{h}"></rect>"#,
+            w.x, w.width
+        );
+    }
+}
+
 /// The rows' SVG: clip path, patterns, backdrop and the rows in `shown` (chart.rs `row_element`).
 fn rows_html(p: &Plan, c: &Chart, lw: f64, shown: std::ops::Range<usize>, zone: &Zone) -> String {
     let h = c.height;
@@ -405,13 +410,7 @@ fn rows_html(p: &Plan, c: &Chart, lw: f64, shown: std::ops::Range<usize>, zone: 
         lw - 8.0,
         gantt::SVG_DEFS
     );
-    for w in &c.weekends {
-        let _ = write!(
-            s,
-            r#"<rect class="weekend" x="{}" y="0" width="{}" height="{h}"></rect>"#,
-            w.x, w.width
-        );
-    }
+    weekend_rects(&mut s, c, h);
     for t in &c.axis.minor {
         let _ = write!(
             s,
