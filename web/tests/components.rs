@@ -6,9 +6,12 @@
 use fleetplan_web::Planner;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 use web_sys::{Element, HtmlElement, HtmlTextAreaElement};
+
+mod common;
+
+use common::{all, drawn_rows, sleep};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -30,17 +33,6 @@ fn mount(text: &str, embed: bool) -> HtmlElement {
     host
 }
 
-/// Lets timers (the debounce) and the reactive system's scheduled effects run.
-async fn sleep(ms: i32) {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        web_sys::window()
-            .unwrap()
-            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms)
-            .unwrap();
-    });
-    JsFuture::from(promise).await.unwrap();
-}
-
 /// The first element matching `selector` once it is there: the editing side (tabs, form) is fetched and
 /// built after the first chart is painted, so it appears a few frames after mounting.
 async fn appeared(host: &Element, selector: &str) -> Element {
@@ -51,13 +43,6 @@ async fn appeared(host: &Element, selector: &str) -> Element {
         sleep(10).await;
     }
     panic!("{selector} never appeared");
-}
-
-fn all(host: &Element, selector: &str) -> Vec<Element> {
-    let list = host.query_selector_all(selector).unwrap();
-    (0..list.length())
-        .filter_map(|i| list.item(i)?.dyn_into::<Element>().ok())
-        .collect()
 }
 
 fn end_time(host: &Element) -> Option<String> {
@@ -290,24 +275,6 @@ async fn ctrl_z_undoes_an_edit_and_ctrl_shift_z_redoes_it() {
         yaml_text(&host),
         example().replacen("waitTime: 1h", "waitTime: 3h", 1)
     );
-}
-
-/// Every row and bar drawn in `host`'s chart: the row's name, then each bar's place, size, class and
-/// accessible name (its tooltip).
-fn drawn_rows(host: &Element) -> Vec<(String, Vec<[String; 6]>)> {
-    all(host, "svg.rows g.row")
-        .iter()
-        .map(|g| {
-            let bars = all(g, "rect.bar")
-                .iter()
-                .map(|b| {
-                    ["x", "y", "width", "height", "class", "aria-label"]
-                        .map(|a| b.get_attribute(a).unwrap_or_default())
-                })
-                .collect();
-            (g.get_attribute("data-row").unwrap_or_default(), bars)
-        })
-        .collect()
 }
 
 #[wasm_bindgen_test]

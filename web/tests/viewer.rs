@@ -7,9 +7,12 @@ use fleetplan_web::viewer::{self, Page};
 use fleetplan_web::Planner;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 use web_sys::{Element, HtmlElement};
+
+mod common;
+
+use common::{all, drawn_rows, sleep};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -32,45 +35,11 @@ fn embed(text: &str) -> Page<'_> {
     }
 }
 
-async fn sleep(ms: i32) {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        web_sys::window()
-            .unwrap()
-            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms)
-            .unwrap();
-    });
-    JsFuture::from(promise).await.unwrap();
-}
-
-fn all(host: &Element, selector: &str) -> Vec<Element> {
-    let list = host.query_selector_all(selector).unwrap();
-    (0..list.length())
-        .filter_map(|i| list.item(i)?.dyn_into::<Element>().ok())
-        .collect()
-}
-
 fn text_of(host: &Element, selector: &str) -> String {
     host.query_selector(selector)
         .unwrap()
         .and_then(|e| e.text_content())
         .unwrap_or_default()
-}
-
-/// Each drawn row: its label and its bars' class, place and accessible name.
-fn rows(host: &Element) -> Vec<(String, Vec<[String; 4]>)> {
-    all(host, "svg.rows g.row")
-        .iter()
-        .map(|g| {
-            let bars = all(g, "rect.bar")
-                .iter()
-                .map(|b| {
-                    let a = |n: &str| b.get_attribute(n).unwrap_or_default();
-                    [a("class"), a("x"), a("width"), a("aria-label")]
-                })
-                .collect();
-            (g.get_attribute("data-row").unwrap_or_default(), bars)
-        })
-        .collect()
 }
 
 fn example() -> &'static str {
@@ -131,7 +100,7 @@ async fn the_app_that_replaces_the_viewer_shows_the_same_chart() {
     .forget();
     // The chart measures its width after mounting, then lays out again.
     sleep(100).await;
-    let (v, a) = (rows(&drawn), rows(&mounted));
+    let (v, a) = (drawn_rows(&drawn), drawn_rows(&mounted));
     assert!(!v.is_empty());
     assert_eq!(v, a, "the viewer's rows and the app's rows differ");
     assert_eq!(
