@@ -524,3 +524,31 @@ fn columns_on_one_long_line_are_counted_on() {
     );
     assert_eq!(plans[0].summary.clusters, 30_001);
 }
+
+/// A maintenance window whose next opening lies past the time cap opens, as every later time is shown,
+/// at the cap, and the plan says it reaches it. Here the run starts at 23:00 on 9999-12-31 and the
+/// daily window opens at 02:00: the next one would be 10000-01-01T02:00, which RFC 3339 cannot write
+/// (found by the fuzzer as case 12:27151, whose plan held instants of the year 10000).
+#[wasm_bindgen_test(unsupported = test)]
+fn a_window_past_the_time_cap_opens_at_the_cap() {
+    let text = "start: 9999-12-31T23:00:00Z\nclusters:\n  - name: a\n    fleet: projects/p\n    version: {controlPlane: 1.31.4-gke.1000, node: 1.31.4-gke.1000}\n    maintenance: {window: {daily: \"02:00\"}}\nstrategy:\n  kind: gke-rollout-sequence\n  stages: [{fleet: projects/p, soakDuration: 1d}]\n  versions: [1.31.5-gke.1200000]\n";
+    let (loaded, plans) = load_and_plan(text);
+    let cap = fleetplan::time::MAX_TIME;
+    let plan = &plans[0];
+    let mut times = vec![plan.start];
+    for s in &plan.stages {
+        for c in &s.clusters {
+            for p in &c.phases {
+                times.push(p.start);
+                times.extend(p.end);
+            }
+        }
+    }
+    times.extend(plan.events.iter().map(|e| e.at));
+    assert!(times.len() > 1, "the cluster's wait is drawn");
+    assert_eq!(times.iter().max(), Some(&cap));
+    assert_eq!(
+        said(&loaded, &plans, "time-out-of-range"),
+        ["-: the plan reaches 9999-12-31T23:59:59.999Z, the last instant fleetplan represents: later times are shown as that instant"]
+    );
+}

@@ -14,7 +14,7 @@ use chrono::Datelike;
 use crate::calendar::iso_weekday;
 use crate::model::{MaintenanceExclusion, MaintenanceWindow, WEEKDAY_NAMES};
 use crate::plan::Name;
-use crate::time::{Duration, Time, DAY, HOUR, MINUTE};
+use crate::time::{Duration, Time, DAY, HOUR, MAX_TIME, MINUTE};
 
 /// A window that has not opened after this many days never will (about four years).
 const MAX_SCAN_DAYS: i64 = 1_500;
@@ -433,8 +433,13 @@ impl Window {
         (first..first + MAX_SCAN_DAYS)
             .filter(|d| self.rule.matches(*d, self.anchor_day))
             .map(|d| {
+                // An occurrence past the time cap is shown at the cap, as every later time is
+                // (`time::MAX_TIME`); the plan then says it reaches it.
                 let open = d * DAY.0 + self.start_of_day;
-                (Time(open), Time(open + self.length.0))
+                (
+                    Time(open.min(MAX_TIME.0)),
+                    Time((open + self.length.0).min(MAX_TIME.0)),
+                )
             })
             .find(|(_, close)| *close > t)
     }
