@@ -12,6 +12,7 @@
 
 use std::fmt::Write;
 
+use fleetplan::export::xml_escape;
 use fleetplan::gantt::{self, BarKind, Chart, Row, RowKind, View};
 use fleetplan::parts::Parts;
 use fleetplan::time::{Time, DAY};
@@ -71,7 +72,7 @@ pub fn draw(host: &web_sys::Element, page: &Page<'_>) -> bool {
         let _ = write!(
             html,
             r#"<div class="banner" role="alert" data-testid="banner"><span>{}</span><button aria-label="dismiss this message">×</button></div>"#,
-            esc(b)
+            xml_escape(b)
         );
     }
     if page.embed {
@@ -115,21 +116,6 @@ fn zone_for(plan: Option<&Plan>, name: Option<&str>) -> Zone {
     crate::clock::zone_over(name, Time(from * week), Time(to * week))
 }
 
-/// Text for HTML content and attribute values.
-fn esc(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 /// A time as summary.rs's `time_view` writes it.
 fn time_html(out: &mut String, t: Option<Time>, testid: &str, zone: &Zone) {
     match t {
@@ -138,7 +124,7 @@ fn time_html(out: &mut String, t: Option<Time>, testid: &str, zone: &Zone) {
             let _ = write!(
                 out,
                 r#"<time data-testid="{testid}" data-time="{exact}" datetime="{exact}" title="{exact} (UTC)">{}</time>"#,
-                esc(&zone.human(t))
+                xml_escape(&zone.human(t))
             );
         }
         None => {
@@ -161,13 +147,13 @@ fn embed_caption(out: &mut String, p: &Plan, payload: Option<&str>, zone: &Zone)
     let _ = write!(
         out,
         r#"<p class="embed-caption"><strong>{}</strong> · ends "#,
-        esc(&name)
+        xml_escape(&name)
     );
     time_html(out, p.end, "plan-end", zone);
     let _ = write!(
         out,
         r#" · <a href="{}" target="_blank" rel="noopener">open in fleetplan</a></p>"#,
-        esc(&open)
+        xml_escape(&open)
     );
 }
 
@@ -177,7 +163,7 @@ fn no_plan_note(out: &mut String, a: &Analysis) {
         let _ = write!(
             out,
             r#"<p class="stale-reason" role="status" data-testid="stale-reason"><strong>No plan: the text does not load. </strong>{}</p>"#,
-            esc(why)
+            xml_escape(why)
         );
     }
 }
@@ -201,7 +187,7 @@ fn summary_html(out: &mut String, a: &Analysis, replan_ms: f64, zone: &Zone) {
     let _ = write!(
         out,
         r#"<div class="summary-main"><h2 class="run-name">{}</h2><span class="outcome {class}" data-testid="outcome">The run {outcome}</span><span class="counts{}">{counts}</span></div><dl class="facts"><div><dt>start</dt><dd>"#,
-        esc(&name),
+        xml_escape(&name),
         if errors > 0 { " has-errors" } else { "" },
     );
     time_html(out, Some(p.start), "plan-start", zone);
@@ -217,14 +203,14 @@ fn summary_html(out: &mut String, a: &Analysis, replan_ms: f64, zone: &Zone) {
         p.summary.clusters
     );
     for (id, text) in summary::kind_lines(p, zone) {
-        let _ = write!(out, r#"<li data-testid="{id}">{}</li>"#, esc(&text));
+        let _ = write!(out, r#"<li data-testid="{id}">{}</li>"#, xml_escape(&text));
     }
     out.push_str(r#"</ul><ol class="etas" aria-label="end of each stage">"#);
     for e in &p.summary.stage_etas {
         let _ = write!(
             out,
             r#"<li><span class="eta-stage">{}</span> "#,
-            esc(&e.stage)
+            xml_escape(&e.stage)
         );
         time_html(out, e.end, "stage-eta", zone);
         out.push_str("</li>");
@@ -248,9 +234,9 @@ fn summary_html(out: &mut String, a: &Analysis, replan_ms: f64, zone: &Zone) {
             let _ = write!(
                 out,
                 r#"<tr><td>{}</td><td>{}</td><td>{}</td><td class="num">{}</td></tr>"#,
-                esc(&w.stage),
-                esc(&w.label),
-                esc(&zone.human(w.start)),
+                xml_escape(&w.stage),
+                xml_escape(&w.label),
+                xml_escape(&zone.human(w.start)),
                 w.duration
                     .map_or_else(|| "forever".to_string(), |d| d.human())
             );
@@ -268,13 +254,13 @@ fn summary_html(out: &mut String, a: &Analysis, replan_ms: f64, zone: &Zone) {
             let _ = write!(
                 out,
                 r#"<li><span class="assumption-field">{}</span>{}: {}</li>"#,
-                esc(&x.field),
+                xml_escape(&x.field),
                 if x.defaulted {
                     r#"<span class="assumption-default"> (default)</span>"#
                 } else {
                     ""
                 },
-                esc(&x.value)
+                xml_escape(&x.value)
             );
         }
         out.push_str("</ul></details>");
@@ -368,7 +354,7 @@ fn axis_html(c: &Chart, lw: f64) -> String {
             s,
             r#"<line class="tick-major" x1="{x}" y1="0" x2="{x}" y2="18"></line><text class="axis-major" x="{}" y="13">{}</text>"#,
             t.x + 3.0,
-            esc(&t.label),
+            xml_escape(&t.label),
             x = t.x
         );
     }
@@ -377,7 +363,7 @@ fn axis_html(c: &Chart, lw: f64) -> String {
             s,
             r#"<line class="tick-minor" x1="{x}" y1="22" x2="{x}" y2="{h}"></line><text class="axis-minor" x="{}" y="34">{}</text>"#,
             t.x + 3.0,
-            esc(&t.label),
+            xml_escape(&t.label),
             x = t.x
         );
     }
@@ -463,7 +449,11 @@ fn row_html(
         RowKind::Cluster { .. } => "row row-cluster",
         RowKind::Unstaged { .. } => "row row-unstaged",
     };
-    let _ = write!(s, r#"<g class="{class}" data-row="{}">"#, esc(&row.label));
+    let _ = write!(
+        s,
+        r#"<g class="{class}" data-row="{}">"#,
+        xml_escape(&row.label)
+    );
     if is_stage || unstaged_heading {
         let band = if is_stage {
             "stage-band"
@@ -477,7 +467,7 @@ fn row_html(
     }
     let _ = write!(s, r#"<g transform="translate({lw},0)">"#);
     for (bi, b) in row.bars.iter().enumerate() {
-        let title = esc(&gantt::title_in(p, row, b, zone));
+        let title = xml_escape(&gantt::title_in(p, row, b, zone));
         let (bar_y, bar_h) = b.vertical(y, h);
         let _ = write!(
             s,
@@ -501,7 +491,7 @@ fn row_html(
                 r#"<text class="bar-label" x="{}" y="{}" font-size="{font}" aria-hidden="true">{}</text>"#,
                 b.x + 3.0,
                 bar_y + bar_h / 2.0 + font * 0.36,
-                esc(&b.label)
+                xml_escape(&b.label)
             );
         }
     }
@@ -546,7 +536,7 @@ fn row_html(
         } else {
             ""
         },
-        esc(&row.label)
+        xml_escape(&row.label)
     );
 }
 
@@ -566,7 +556,7 @@ fn availability_html(p: &Plan, view: &View, lw: f64, total: f64) -> Option<Strin
             r#"<text class="avail-label" x="{}" y="{}">{}</text>"#,
             lw - 6.0,
             y + 4.0,
-            esc(t)
+            xml_escape(t)
         );
     }
     let _ = write!(
@@ -591,7 +581,7 @@ fn legend_html(c: &Chart) -> String {
             s,
             r#"<li><svg width="14" height="10" aria-hidden="true"><rect class="{}" x="0" y="0" width="14" height="10"></rect></svg>{}</li>"#,
             k.css_class(),
-            esc(k.legend())
+            xml_escape(k.legend())
         );
     }
     for (i, v) in c.versions.iter().enumerate() {
@@ -599,7 +589,7 @@ fn legend_html(c: &Chart) -> String {
             s,
             r#"<li data-testid="legend-version"><svg width="14" height="10" aria-hidden="true"><rect class="bar-control-plane{}" x="0" y="0" width="14" height="10"></rect></svg>version {}</li>"#,
             gantt::version_class(Some(i.min(255) as u8)),
-            esc(v)
+            xml_escape(v)
         );
     }
     s
