@@ -389,7 +389,7 @@ mod tests {
                 ],
             }],
             unstaged: Vec::new(),
-            events: Vec::new(),
+            events: Default::default(),
             diagnostics: vec![Diagnostic::warning("w", "careful").at("strategy")],
             summary: Summary {
                 total_duration: None,

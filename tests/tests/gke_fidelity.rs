@@ -339,7 +339,7 @@ fn upgrades(plan: &Plan) -> Vec<String> {
 fn cluster_events(plan: &Plan, cluster: &str) -> Vec<String> {
     plan.events
         .iter()
-        .filter(|e| e.cluster.as_deref() == Some(cluster))
+        .filter(|e| e.cluster == Some(cluster))
         .map(|e| {
             format!(
                 "{} {}",

@@ -188,7 +188,7 @@ fn a_second_version_released_mid_rollout_pipelines_behind_the_first() {
     let busy = plan
         .events
         .iter()
-        .find(|e| e.reason == "STAGE_BUSY" && e.stage.as_deref() == Some("2 staging"))
+        .find(|e| e.reason == "STAGE_BUSY" && e.stage == Some("2 staging"))
         .expect("staging says why it waits");
     expect!["control plane 1.31.6-gke.1100000 is available, but the stage is SOAKING control plane 1.31.5-gke.1200000: it starts a newer version only once that completes"].assert_eq(&busy.message.to_string());
 }

@@ -16,7 +16,7 @@ use std::collections::{BTreeMap, VecDeque};
 
 use crate::diag::Diagnostic;
 use crate::engine::EventQueue;
-use crate::plan::{Event, Message, Name, Phase, PhaseKind};
+use crate::plan::{Event, Events, Message, Name, NameId, Phase, PhaseKind};
 use crate::time::{Duration, Time};
 
 use super::validate::{Setup, Stream, FORCED_SOAK_AFTER};
@@ -56,6 +56,8 @@ pub struct Rollout {
     placing: bool,
     /// The cluster bars' label (`control plane → 1.31.5-gke.1`), built once per rollout.
     bar_label: Name,
+    /// The version's place in the events' name table.
+    version_id: NameId,
 }
 
 #[derive(Clone, Debug)]
@@ -131,7 +133,7 @@ pub struct SimResult {
     pub rollouts: Vec<Rollout>,
     pub clusters: Vec<ClusterRun>,
     pub skips: Vec<Skip>,
-    pub events: Vec<Event>,
+    pub events: Events,
     /// Per stream, the targets released and when: `(minor it is for, version, time)`.
     pub released: [Vec<(Option<Minor>, Version, Time)>; 2],
     /// What the simulation found that needs a person (fleet-based per-minor targets that cannot
@@ -146,7 +148,11 @@ struct Sim<'a> {
     rollouts: Vec<Rollout>,
     clusters: Vec<ClusterRun>,
     skips: Vec<Skip>,
-    events: Vec<Event>,
+    /// The events, whose name table starts with the stages' names, then the clusters' (so an
+    /// event names them by index, touching no name), then versions as they are first mentioned.
+    events: Events,
+    /// The versions in `events`' name table.
+    version_ids: Vec<(Name, NameId)>,
     released: [Vec<(Option<Minor>, Version, Time)>; 2],
     diagnostics: Vec<Diagnostic>,
     /// Reused for every window lookup, so placing an upgrade allocates nothing for them.
@@ -241,13 +247,14 @@ pub fn simulate_seeded(setup: &Setup, start: Time, seeds: &[Seed]) -> SimResult 
         skips: Vec::new(),
         // Two events per cluster and upgrade at most (start, done), and a few per stage and upgrade
         // (running, busy, paused, soaking, completed): the list never doubles past what it needs.
-        events: Vec::with_capacity(
+        events: Events::with_capacity(
             setup
                 .clusters
                 .len()
                 .saturating_mul(2 * upgrades)
                 .saturating_add(8 * upgrades * (setup.stages.len() + 1) + 64),
         ),
+        version_ids: Vec::new(),
         released: [Vec::new(), Vec::new()],
         diagnostics: Vec::new(),
         scratch_holds: Vec::new(),
@@ -259,6 +266,12 @@ pub fn simulate_seeded(setup: &Setup, start: Time, seeds: &[Seed]) -> SimResult 
         unordered: false,
         waiting: BTreeMap::new(),
     };
+    for s in &setup.stages {
+        sim.events.name(s.name.clone());
+    }
+    for c in &setup.clusters {
+        sim.events.name(c.name.clone());
+    }
     for (i, c) in setup.clusters.iter().enumerate() {
         if c.excluded {
             sim.skips.push(Skip {
@@ -273,7 +286,7 @@ pub fn simulate_seeded(setup: &Setup, start: Time, seeds: &[Seed]) -> SimResult 
                     "cluster ",
                     " matches ignoredClustersSelector: the sequence leaves it out",
                 ],
-                &[&c.name],
+                &[sim.cluster_id(i)],
             );
             sim.emit(start, EXCLUDED_BY_FILTER, Some(c.stage), Some(i), msg);
         }
@@ -391,8 +404,8 @@ impl Sim<'_> {
         let event = Event {
             at,
             reason,
-            stage: stage.map(|s| self.setup.stages[s].name.clone()),
-            cluster: cluster.map(|c| self.setup.clusters[c].name.clone()),
+            stage: stage.map(|s| NameId(s as u32)),
+            cluster: cluster.map(|c| self.cluster_id(c)),
             message,
         };
         if at > self.now {
@@ -410,6 +423,21 @@ impl Sim<'_> {
         } else {
             self.list(event);
         }
+    }
+
+    /// Cluster `c`'s name in the events' table.
+    fn cluster_id(&self, c: usize) -> NameId {
+        NameId((self.setup.stages.len() + c) as u32)
+    }
+
+    /// Version `v`'s name in the events' table (added when first mentioned; a sequence has few).
+    fn version_id(&mut self, v: &Name) -> NameId {
+        if let Some((_, id)) = self.version_ids.iter().find(|(n, _)| n == v) {
+            return *id;
+        }
+        let id = self.events.name(v.clone());
+        self.version_ids.push((v.clone(), id));
+        id
     }
 
     fn list(&mut self, event: Event) {
@@ -759,6 +787,7 @@ impl Sim<'_> {
             Stream::Node => format!("nodes → {version}"),
         }
         .into();
+        let version_id = self.version_id(&version.text);
         self.rollouts.push(Rollout {
             stage: s,
             stream,
@@ -776,6 +805,7 @@ impl Sim<'_> {
             remaining: members.len(),
             placing: true,
             bar_label,
+            version_id,
         });
         let lane = &mut self.lanes[s][k][li];
         lane.busy = Some(id);
@@ -836,6 +866,15 @@ impl Sim<'_> {
         })
     }
 
+    /// Cluster `c`'s name, version `other`'s and rollout `r`'s version's, in the events' table.
+    fn names(&mut self, c: usize, other: &Name, r: usize) -> [NameId; 3] {
+        [
+            self.cluster_id(c),
+            self.version_id(other),
+            self.rollouts[r].version_id,
+        ]
+    }
+
     fn start_cluster(&mut self, now: Time, c: usize, stream: Stream, r: usize) {
         let k = stream as usize;
         if self.clusters[c].busy[k].is_some() {
@@ -847,19 +886,20 @@ impl Sim<'_> {
         }
         let v = &self.rollouts[r].version;
         let cur = &self.clusters[c].version[k];
-        let name = &self.setup.clusters[c].name;
         if cur >= v {
+            let args = self.names(c, &cur.text.clone(), r);
             let why = Message::fill(
                 by_stream(
                     stream,
                     &["", ": control plane already at ", ", not older than ", ""],
                     &["", ": nodes already at ", ", not older than ", ""],
                 ),
-                &[name, &cur.text, &v.text],
+                &args,
             );
             return self.skip(now, c, r, ALREADY_UPGRADED, why);
         }
         if stream == Stream::ControlPlane && cur.minors_to(v) > 1 {
+            let args = self.names(c, &cur.text.clone(), r);
             let why = Message::fill(
                 &[
                     "",
@@ -867,7 +907,7 @@ impl Sim<'_> {
                     " is more than one minor version behind ",
                     "; GKE upgrades one minor at a time",
                 ],
-                &[name, &cur.text, &v.text],
+                &args,
             );
             self.skip(now, c, r, VERSION_TOO_OLD, why);
             return self.wake_nodes(now, c);
@@ -879,6 +919,7 @@ impl Sim<'_> {
                 self.clusters[c].node_waits_for_cp = Some(r as u32);
                 return;
             }
+            let [name, cp, v] = self.names(c, &self.clusters[c].version[0].text.clone(), r);
             let why = Message::fill(
                 &[
                     "",
@@ -886,7 +927,7 @@ impl Sim<'_> {
                     " past the control plane ",
                     ", and no control-plane upgrade brings it there",
                 ],
-                &[name, &v.text, &self.clusters[c].version[0].text],
+                &[name, v, cp],
             );
             return self.skip(now, c, r, INCOMPATIBLE_VERSION, why);
         }
@@ -1002,11 +1043,11 @@ impl Sim<'_> {
         cl.busy[k] = Some(r as u32);
         let stage = ro.stage;
         let first = segments.first().map(|(s, _)| *s);
-        let v = v.text.clone();
+        let v = ro.version_id;
         segments.clear();
         self.scratch_holds = holds;
         self.scratch_segments = segments;
-        let name = &self.setup.clusters[c].name;
+        let name = self.cluster_id(c);
         if let Some(first) = first {
             let msg = Message::fill(
                 by_stream(
@@ -1014,7 +1055,7 @@ impl Sim<'_> {
                     &["", ": control plane upgrade to ", " starts"],
                     &["", ": nodes upgrade to ", " starts"],
                 ),
-                &[name, &v],
+                &[name, v],
             );
             self.emit(first, "UPGRADE_STARTED", Some(stage), Some(c), msg);
         }
@@ -1035,7 +1076,7 @@ impl Sim<'_> {
                             " never finishes",
                         ],
                     ),
-                    &[name, &v],
+                    &[name, v],
                 );
                 self.emit(now, "MAINTENANCE_POLICY", Some(stage), Some(c), msg);
             }
@@ -1059,7 +1100,7 @@ impl Sim<'_> {
                 &["", ": control plane upgraded to ", ""],
                 &["", ": nodes upgraded to ", ""],
             ),
-            &[&self.setup.clusters[c].name, &v.text],
+            &[self.cluster_id(c), self.rollouts[r].version_id],
         );
         self.emit(now, "UPGRADE_SUCCEEDED", Some(stage), Some(c), msg);
         self.member_done(now, r);
@@ -1085,13 +1126,10 @@ impl Sim<'_> {
         } else if !self.control_plane_will_reach(c, &v) && self.clusters[c].busy[0].is_none() {
             self.clusters[c].node_waits_for_cp = None;
             self.clusters[c].busy[1] = None;
+            let [name, cp, v] = self.names(c, &self.clusters[c].version[0].text.clone(), r);
             let why = Message::fill(
                 &["", ": nodes cannot go to ", " past the control plane ", ""],
-                &[
-                    &self.setup.clusters[c].name,
-                    &v.text,
-                    &self.clusters[c].version[0].text,
-                ],
+                &[name, v, cp],
             );
             self.skip(now, c, r, INCOMPATIBLE_VERSION, why);
             if let Some(next) = self.next_waiting(c, 1) {

@@ -1,11 +1,13 @@
 //! The projected plan: the one output contract shared by the CLI, the web app and the tests.
 
+mod events;
 pub mod gke;
 pub mod projection;
 pub mod rolling;
 mod text;
 
-pub use text::{Message, Name};
+pub use events::{Event, EventView, Events, MessageText};
+pub use text::{Message, Name, NameId};
 
 use serde::Serialize;
 
@@ -30,7 +32,7 @@ pub struct Plan {
     /// `cluster-in-no-stage`), sorted by name; drawn under the stages.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub unstaged: Vec<String>,
-    pub events: Vec<Event>,
+    pub events: Events,
     pub diagnostics: Vec<Diagnostic>,
     pub summary: Summary,
     /// Every assumption the simulation used, and whether it came from the scenario or a default.
@@ -215,20 +217,6 @@ impl PhaseKind {
             PhaseKind::FailedRetrying => "failed-retrying",
         }
     }
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Event {
-    pub at: Time,
-    /// The real condition reason (`StageUpdatingStarted`, `ClusterUpdatingSucceeded`, …) or task
-    /// condition (`ApprovalRequestCreated`, `ApprovalRequestApproved`, `WaitTimeElapsed`).
-    pub reason: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub stage: Option<Name>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub cluster: Option<Name>,
-    pub message: Message,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]

@@ -90,34 +90,42 @@ impl Serialize for Name {
     }
 }
 
-/// An event's message: plain text, or parts and arguments (`parts[0] args[0] parts[1] args[1] …`)
-/// joined only when the message is displayed or serialized.
+/// A name's place in the table of the [`super::Events`] it belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NameId(pub u32);
+
+impl NameId {
+    /// No name: the unused arguments of a [`Message::Fill`].
+    pub const NONE: NameId = NameId(u32::MAX);
+}
+
+/// An event's message: plain text, or parts and names of its event list's table
+/// (`parts[0] args[0] parts[1] args[1] …`), joined only when the message is shown or serialized.
 #[derive(Clone, PartialEq, Eq)]
 pub enum Message {
     Text(Cow<'static, str>),
-    Fill(&'static [&'static str], [Option<Name>; 3]),
+    Fill(&'static [&'static str], [NameId; 3]),
 }
 
 impl Message {
     /// `parts` interleaved with `args` (one fewer argument than parts; at most three).
-    pub fn fill(parts: &'static [&'static str], args: &[&Name]) -> Message {
+    pub fn fill(parts: &'static [&'static str], args: &[NameId]) -> Message {
         debug_assert_eq!(parts.len(), args.len() + 1);
-        let mut a: [Option<Name>; 3] = [None, None, None];
+        let mut a = [NameId::NONE; 3];
         for (slot, arg) in a.iter_mut().zip(args) {
-            *slot = Some((*arg).clone());
+            *slot = *arg;
         }
         Message::Fill(parts, a)
     }
-}
 
-impl fmt::Display for Message {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    /// Writes the text, its names read from `names` (the table of its event list).
+    pub(crate) fn write(&self, names: &[Name], f: &mut dyn fmt::Write) -> fmt::Result {
         match self {
             Message::Text(t) => f.write_str(t),
             Message::Fill(parts, args) => {
                 for (i, part) in parts.iter().enumerate() {
                     f.write_str(part)?;
-                    if let Some(Some(arg)) = args.get(i) {
+                    if let Some(arg) = args.get(i).and_then(|a| names.get(a.0 as usize)) {
                         f.write_str(arg)?;
                     }
                 }
@@ -129,37 +137,10 @@ impl fmt::Display for Message {
 
 impl fmt::Debug for Message {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(&self.to_string(), f)
-    }
-}
-
-impl Serialize for Message {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self {
-            Message::Text(t) => s.serialize_str(t),
-            fill => s.collect_str(fill),
+            Message::Text(t) => fmt::Debug::fmt(t, f),
+            Message::Fill(parts, args) => f.debug_tuple("Fill").field(parts).field(args).finish(),
         }
-    }
-}
-
-impl PartialEq<str> for Message {
-    /// Compares the text without building it: each written piece must be the next part of `other`.
-    fn eq(&self, other: &str) -> bool {
-        struct Rest<'a>(&'a str);
-        impl fmt::Write for Rest<'_> {
-            fn write_str(&mut self, s: &str) -> fmt::Result {
-                self.0 = self.0.strip_prefix(s).ok_or(fmt::Error)?;
-                Ok(())
-            }
-        }
-        let mut rest = Rest(other);
-        fmt::write(&mut rest, format_args!("{self}")).is_ok() && rest.0.is_empty()
-    }
-}
-
-impl PartialEq<&str> for Message {
-    fn eq(&self, other: &&str) -> bool {
-        self == *other
     }
 }
 
@@ -184,23 +165,42 @@ impl From<Cow<'static, str>> for Message {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::plan::Events;
+    use crate::time::Time;
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn a_filled_message_reads_and_serializes_as_its_text() {
-        let (c, v) = (Name::from("prod-1"), Name::from("1.31.5-gke.2"));
-        let m = Message::fill(&["", ": control plane upgrade to ", " starts"], &[&c, &v]);
+        let mut events = Events::default();
+        let c = events.name(Name::from("prod-1"));
+        let v = events.name(Name::from("1.31.5-gke.2"));
+        let m = Message::fill(&["", ": control plane upgrade to ", " starts"], &[c, v]);
+        events.push_named(Time(0), "UPGRADE_STARTED", None, Some("prod-1".into()), m);
+        events.push_named(Time(0), "X", None, None, Message::from("x"));
+        let e = events.iter().next().expect("an event");
         assert_eq!(
-            m.to_string(),
+            e.message.to_string(),
             "prod-1: control plane upgrade to 1.31.5-gke.2 starts"
         );
-        assert_eq!(m, "prod-1: control plane upgrade to 1.31.5-gke.2 starts");
-        assert_ne!(m, "prod-1: control plane upgrade to 1.31.5-gke.2 start");
-        assert_ne!(m, "prod-1: control plane upgrade to 1.31.5-gke.2 starts!");
         assert_eq!(
-            serde_json::to_string(&m).unwrap_or_default(),
-            "\"prod-1: control plane upgrade to 1.31.5-gke.2 starts\""
+            e.message,
+            "prod-1: control plane upgrade to 1.31.5-gke.2 starts"
         );
-        assert_eq!(serde_json::to_string(&c).unwrap_or_default(), "\"prod-1\"");
-        assert_eq!(Message::from("x"), "x");
+        assert_ne!(
+            e.message,
+            "prod-1: control plane upgrade to 1.31.5-gke.2 start"
+        );
+        assert_ne!(
+            e.message,
+            "prod-1: control plane upgrade to 1.31.5-gke.2 starts!"
+        );
+        assert_eq!(e.cluster, Some("prod-1"));
+        assert_eq!(
+            serde_json::to_string(&events).unwrap_or_default(),
+            "[{\"at\":\"1970-01-01T00:00:00Z\",\"reason\":\"UPGRADE_STARTED\",\"cluster\":\"prod-1\",\"message\":\"prod-1: control plane upgrade to 1.31.5-gke.2 starts\"},{\"at\":\"1970-01-01T00:00:00Z\",\"reason\":\"X\",\"message\":\"x\"}]"
+        );
+        assert_eq!(
+            serde_json::to_string(&Name::from("prod-1")).unwrap_or_default(),
+            "\"prod-1\""
+        );
     }
 }

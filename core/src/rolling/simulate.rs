@@ -7,7 +7,7 @@ use std::collections::VecDeque;
 
 use crate::engine::EventQueue;
 use crate::plan::rolling::AvailabilityPoint;
-use crate::plan::{Event, Phase, PhaseKind};
+use crate::plan::{Events, Phase, PhaseKind};
 use crate::rolling::availability::Profile;
 use crate::rolling::rounds::{self, Action, Counts, Move, Round};
 use crate::time::{Duration, Time};
@@ -100,7 +100,7 @@ pub struct Simulation {
     pub bindings: Vec<Binding>,
     pub rounds: Vec<Round>,
     pub availability: Vec<AvailabilityPoint>,
-    pub events: Vec<Event>,
+    pub events: Events,
     /// When the last thing happened.
     pub last: Time,
     /// The counts after the last round, for explaining a stall.
@@ -135,7 +135,7 @@ struct Sim<'a> {
     adds: VecDeque<usize>,
     queue: EventQueue<Ev>,
     rounds: Vec<Round>,
-    events: Vec<Event>,
+    events: Events,
 }
 
 /// Runs the rollout from `start`. `bindings` must be sorted by cluster name (the controller sorts
@@ -164,7 +164,7 @@ pub fn simulate(
         adds: VecDeque::new(),
         queue: EventQueue::default(),
         rounds: Vec::new(),
-        events: Vec::new(),
+        events: Events::default(),
     };
     sim.classify();
     for (i, b) in sim.b.iter().enumerate() {
@@ -382,13 +382,13 @@ impl Sim<'_> {
         }
         b.up_to_date = true;
         b.moved = Some(action);
-        self.events.push(Event {
-            at: now,
-            reason: "RolloutStarted",
-            stage: None,
-            cluster: Some(b.cluster.as_str().into()),
-            message: why.to_string().into(),
-        });
+        self.events.push_named(
+            now,
+            "RolloutStarted",
+            None,
+            Some(b.cluster.as_str().into()),
+            why.to_string().into(),
+        );
         let applied = now.plus(d.apply);
         b.phases.push(Phase {
             kind: if action == Action::Add {
@@ -406,13 +406,13 @@ impl Sim<'_> {
             version: None,
         });
         if !d.report_diff {
-            self.events.push(Event {
-                at: applied,
-                reason: "AllWorkHaveBeenApplied",
-                stage: None,
-                cluster: Some(b.cluster.as_str().into()),
-                message: "the resources were applied".into(),
-            });
+            self.events.push_named(
+                applied,
+                "AllWorkHaveBeenApplied",
+                None,
+                Some(b.cluster.as_str().into()),
+                "the resources were applied".into(),
+            );
         }
         if d.report_diff {
             // isBindingReady: DiffReported=True is ready at once, trackable or not.
@@ -438,13 +438,13 @@ impl Sim<'_> {
                         version: None,
                     });
                 }
-                self.events.push(Event {
-                    at: reported,
-                    reason: "DiffReportingCompleted",
-                    stage: None,
-                    cluster: Some(b.cluster.as_str().into()),
-                    message: "the diff was reported (apply strategy ReportDiff)".into(),
-                });
+                self.events.push_named(
+                    reported,
+                    "DiffReportingCompleted",
+                    None,
+                    Some(b.cluster.as_str().into()),
+                    "the diff was reported (apply strategy ReportDiff)".into(),
+                );
                 self.queue.push(reported, Ev::Ready(i));
             }
             // Reported (True or False), the condition is current from the apply on.
@@ -491,13 +491,13 @@ impl Sim<'_> {
             });
             t = end;
         } else {
-            self.events.push(Event {
-                at: t,
-                reason: "AllWorkAreAvailable",
-                stage: None,
-                cluster: Some(b.cluster.as_str().into()),
-                message: "the resources are available".into(),
-            });
+            self.events.push_named(
+                t,
+                "AllWorkAreAvailable",
+                None,
+                Some(b.cluster.as_str().into()),
+                "the resources are available".into(),
+            );
         }
         self.queue.push(t, Ev::Ready(i));
     }

@@ -10,7 +10,8 @@ use crate::calendar;
 use crate::diag::Diagnostic;
 use crate::model::{Scenario, StagedRun, DEFAULT_START};
 use crate::plan::{
-    AssumptionNote, ClusterStatus, Event, Outcome, Phase, PhaseKind, Plan, StagePlan, Summary, Wait,
+    AssumptionNote, ClusterStatus, Events, Outcome, Phase, PhaseKind, Plan, StagePlan, Summary,
+    Wait,
 };
 use crate::time::Time;
 use crate::timing;
@@ -125,7 +126,7 @@ pub fn plan(scenario: &Scenario, run: &StagedRun) -> Plan {
 /// Warnings that only the simulated timeline reveals: stuck clusters, blocked gates, weekend waits.
 pub(crate) fn simulation_diagnostics(
     stages: &[crate::plan::StagePlan],
-    events: &[crate::plan::Event],
+    events: &crate::plan::Events,
     restarts: &[(String, crate::time::Time, crate::time::Time)],
     stuck_since: Option<Time>,
     scenario: &Scenario,
@@ -207,7 +208,7 @@ pub(crate) fn simulation_diagnostics(
 /// recovers hangs its stage (a warning: someone must act); one that recovers only delays it.
 fn failure_diagnostics(
     stages: &[StagePlan],
-    events: &[Event],
+    events: &Events,
     stuck_since: Option<Time>,
     scenario: &Scenario,
     diags: &mut Vec<Diagnostic>,
@@ -278,11 +279,11 @@ fn failure_diagnostics(
 }
 
 /// The cluster whose failure aborted the run.
-fn failed_cluster(events: &[Event]) -> Option<&str> {
+fn failed_cluster(events: &Events) -> Option<&str> {
     events
         .iter()
         .find(|e| e.reason == "ClusterUpdatingFailed")
-        .and_then(|e| e.cluster.as_deref())
+        .and_then(|e| e.cluster)
 }
 
 fn phase_text(p: &Phase) -> &'static str {

@@ -13,7 +13,7 @@ use std::collections::BTreeSet;
 use crate::engine::EventQueue;
 use crate::model::{StopSpec, TaskSide};
 use crate::plan::{
-    ClusterPlan, ClusterStatus, Event, Outcome, Phase, PhaseKind, StagePlan, StageStatus,
+    ClusterPlan, ClusterStatus, Events, Outcome, Phase, PhaseKind, StagePlan, StageStatus,
 };
 use crate::time::{Duration, Time, MINUTE};
 
@@ -51,7 +51,7 @@ enum Step {
 
 pub struct SimResult {
     pub stages: Vec<StagePlan>,
-    pub events: Vec<Event>,
+    pub events: Events,
     pub end: Option<Time>,
     pub outcome: Outcome,
     /// Notes about stops restarting a TimedWait's clock (the controller's known behaviour).
@@ -66,7 +66,7 @@ struct Sim<'a> {
     run: &'a str,
     queue: EventQueue<Ev>,
     stages: Vec<StagePlan>,
-    events: Vec<Event>,
+    events: Events,
     cur: usize,
     step: Step,
     next: usize,
@@ -137,7 +137,7 @@ impl<'a> Sim<'a> {
             run,
             queue: EventQueue::with_capacity(64),
             stages,
-            events: Vec::with_capacity(
+            events: Events::with_capacity(
                 init.stages
                     .iter()
                     .map(|s| s.members.len() * 2 + 4)
@@ -241,13 +241,13 @@ impl Sim<'_> {
     ) {
         let stage_name = stage.map(|s| self.stages[s].name.clone());
         let cluster_name = cluster.map(|(s, c)| self.stages[s].clusters[c].name.clone());
-        self.events.push(Event {
+        self.events.push_named(
             at,
             reason,
-            stage: stage_name.map(Into::into),
-            cluster: cluster_name.map(Into::into),
-            message: message.into(),
-        });
+            stage_name.map(Into::into),
+            cluster_name.map(Into::into),
+            message.into(),
+        );
     }
 
     fn approval_name(&self, side: TaskSide, stage: usize) -> String {

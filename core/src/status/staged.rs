@@ -11,7 +11,7 @@ use crate::plan::projection::{
     Basis, ClusterProjection, InFlight, Position, Projection, RunState, SignedDuration,
     StageProjection, Waiting, WaitingKind,
 };
-use crate::plan::{AssumptionNote, Event, Outcome, PhaseKind, Plan, StagePlan};
+use crate::plan::{AssumptionNote, Events, Outcome, PhaseKind, Plan, StagePlan};
 use crate::staged::init::Init;
 use crate::staged::simulate::{self, ClusterFact, Resume, ResumeStep, SimResult};
 use crate::time::{Duration, Time, MINUTE};
@@ -331,7 +331,7 @@ pub fn project(item: &StagedItem, scenario: &Scenario, now: Time, forecast: Fore
     );
     let mut events = fact_events(run, now);
     if projectable {
-        events.extend(sim_events.into_iter().filter(|e| e.at >= now));
+        events.append_from(sim_events, |e| e.at >= now);
     }
     let mut assumptions = vec![AssumptionNote {
         field: "start".into(),
@@ -898,7 +898,7 @@ fn position(
 /// The simulation names approval requests the current way (`<run>-before-<stage>`,
 /// `<run>-after-<stage>`); the status names the ones this run really has (older releases:
 /// `<run>-<stage>`), and those are what people approve.
-fn rename_requests(run: &RunStatus, stages: &mut [StagePlan], events: &mut [Event]) {
+fn rename_requests(run: &RunStatus, stages: &mut [StagePlan], events: &mut Events) {
     let mut names: Vec<(String, String)> = Vec::new();
     for st in &run.stages {
         for (side, tasks) in [("before", &st.before), ("after", &st.after)] {
@@ -920,10 +920,10 @@ fn rename_requests(run: &RunStatus, stages: &mut [StagePlan], events: &mut [Even
             }
         }
     }
-    for e in events.iter_mut() {
-        let text = e.message.to_string();
+    for i in 0..events.len() {
+        let text = events.view(&events[i]).message.to_string();
         if let Some((g, real)) = names.iter().find(|(g, _)| text.contains(g.as_str())) {
-            e.message = text.replace(g.as_str(), real).into();
+            events[i].message = text.replace(g.as_str(), real).into();
         }
     }
 }
@@ -986,17 +986,17 @@ pub fn approve_command(request: &str, namespace: Option<&str>, now: Time) -> Str
 }
 
 /// The status' conditions as events, up to now, in time order.
-fn fact_events(run: &RunStatus, now: Time) -> Vec<Event> {
-    let mut out = Vec::new();
+fn fact_events(run: &RunStatus, now: Time) -> Events {
+    let mut out = Events::default();
     let mut push = |c: &super::objects::Condition, stage: Option<&str>, cluster: Option<&str>| {
         if let Some(at) = c.since.filter(|t| *t <= now) {
-            out.push(Event {
+            out.push_named(
                 at,
-                reason: reason(&c.reason),
-                stage: stage.map(Into::into),
-                cluster: cluster.map(Into::into),
-                message: c.message.clone().into(),
-            });
+                reason(&c.reason),
+                stage.map(Into::into),
+                cluster.map(Into::into),
+                c.message.clone().into(),
+            );
         }
     };
     for c in &run.conditions {
