@@ -41,8 +41,10 @@ else
 fi
 
 # Node tools of the browser app, exactly as package-lock.json pins them: playwright-core drives Chromium in
-# the end-to-end test, binaryen's wasm-opt shrinks the release wasm. Re-installed when the lockfile changes.
-if [ ! -x node_modules/.bin/playwright-core ] || [ ! -x node_modules/.bin/wasm-opt ] || [ ! -f node_modules/axe-core/axe.min.js ] \
+# the end-to-end test, binaryen's wasm-opt shrinks the release wasm, esbuild minifies its JavaScript glue.
+# Re-installed when the lockfile changes.
+if [ ! -x node_modules/.bin/playwright-core ] || [ ! -x node_modules/.bin/wasm-opt ] || [ ! -x node_modules/.bin/esbuild ] \
+    || [ ! -f node_modules/axe-core/axe.min.js ] \
     || [ package-lock.json -nt node_modules/.package-lock.json ]; then
     npm ci --no-audit --no-fund
 else

@@ -6,7 +6,8 @@
 # cargo's own output (linked with --emit-relocs by web/build.rs) with wasm-split-cli, runs wasm-bindgen
 # on the split main module (keeping the exports the chunks link against), and puts the main module,
 # its JavaScript, the chunks and their loader (__wasm_split.js) into Trunk's staging directory in place
-# of what Trunk made. scripts/wasm-opt-hook.sh, the next hook, then shrinks every module.
+# of what Trunk made. scripts/wasm-opt-hook.sh then shrinks every module and scripts/minify-hook.sh the
+# JavaScript glue and CSS.
 set -euo pipefail
 
 name=fleetplan-web
@@ -56,5 +57,6 @@ for chunk in "$work"/*.wasm; do
 done
 echo "wasm-split-hook: $(ls "$work"/*.wasm | wc -l) modules: $(cd "$work" && ls *.wasm | tr '\n' ' ')"
 
-# Then shrink every module (release builds only).
-exec bash "$root/scripts/wasm-opt-hook.sh"
+# Then shrink every module and minify the glue and CSS (release builds only).
+bash "$root/scripts/wasm-opt-hook.sh"
+exec bash "$root/scripts/minify-hook.sh"

@@ -212,7 +212,8 @@ fn name_length(name: &str, member_cluster: bool) -> Vec<Diagnostic> {
 /// duplicates without hashing or copying a single name, which matters for generated fleets.
 fn drop_duplicates(fleet: &mut Vec<FleetCluster<'_>>, diags: &mut Vec<Diagnostic>, cap: &mut Cap) {
     let mut order: Vec<u32> = (0..fleet.len() as u32).collect();
-    order.sort_unstable_by(|&a, &b| {
+    // Ties are broken by position, so the one shared stable sort gives the unstable order exactly.
+    crate::sort::sort_by(&mut order, |&a, &b| {
         fleet[a as usize]
             .cluster
             .name

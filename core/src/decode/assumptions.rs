@@ -393,7 +393,7 @@ impl Reader<'_> {
             self.error("invalid-value", msg, p, n);
             return None;
         }
-        days.sort_unstable();
+        crate::sort::sort(&mut days);
         days.dedup();
         Some(days)
     }

@@ -53,7 +53,7 @@ pub fn schedule_at(
                     ),
                 }
             }
-            picked.sort_unstable();
+            crate::sort::sort(&mut picked);
             picked.dedup();
             picked
         }
@@ -78,7 +78,7 @@ pub fn schedule_at(
                 )
                 .at(at),
             );
-            candidates.sort_unstable();
+            crate::sort::sort(&mut candidates);
             candidates
         }
         _ => (0..fleet.len()).filter(|&i| affine(&fleet[i])).collect(),

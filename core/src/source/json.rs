@@ -121,7 +121,7 @@ impl Parser<'_> {
                     }
                     if entries.len() >= 64 {
                         let mut keys: Vec<&str> = entries.iter().map(|e| e.key.as_ref()).collect();
-                        keys.sort_unstable();
+                        crate::sort::sort(&mut keys);
                         if keys.windows(2).any(|w| w[0] == w[1]) {
                             return None;
                         }

@@ -63,14 +63,22 @@ fn init_error(code: &'static str, msg: String) -> Diagnostic {
     Diagnostic::error(code, format!("{INIT_PREFIX}{msg}"))
 }
 
-/// Go's `strconv.Atoi` on a 64-bit platform, with its error text.
+/// Go's `strconv.Atoi` on a 64-bit platform, with its error text (`NumError` quotes the input with
+/// `strconv.Quote`).
 pub fn go_atoi(s: &str) -> Result<i64, String> {
     let digits = s.strip_prefix(['+', '-']).unwrap_or(s);
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(format!("strconv.Atoi: parsing {s:?}: invalid syntax"));
+        return Err(format!(
+            "strconv.Atoi: parsing {}: invalid syntax",
+            crate::quote::go_quote(s)
+        ));
     }
-    s.parse::<i64>()
-        .map_err(|_| format!("strconv.Atoi: parsing {s:?}: value out of range"))
+    s.parse::<i64>().map_err(|_| {
+        format!(
+            "strconv.Atoi: parsing {}: value out of range",
+            crate::quote::go_quote(s)
+        )
+    })
 }
 
 /// What the controller has when the API server refused the strategy outright (more stages than the
@@ -291,7 +299,7 @@ pub fn initialize(run: &StagedRun, fleet: &[FleetCluster], diags: &mut Vec<Diagn
             .filter(|&&i| !placed[i])
             .map(|&i| fleet[i].cluster.name.as_str())
             .collect();
-        missing.sort_unstable_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
+        crate::sort::sort_by(&mut missing, |a, b| a.as_bytes().cmp(b.as_bytes()));
         let shown = missing[..missing.len().min(10)].join(", ");
         diags.push(
             init_error(
@@ -538,6 +546,11 @@ mod tests {
         assert_eq!(
             go_atoi("99999999999999999999"),
             Err("strconv.Atoi: parsing \"99999999999999999999\": value out of range".into())
+        );
+        // NumError quotes with strconv.Quote: a bell is `\a`, a tab `\t` (Rust's `{:?}` writes `\u{7}`).
+        assert_eq!(
+            go_atoi("1\u{7}\t"),
+            Err("strconv.Atoi: parsing \"1\\a\\t\": invalid syntax".into())
         );
     }
 

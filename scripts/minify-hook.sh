@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Trunk post-build step (run by scripts/wasm-split-hook.sh after wasm-opt): minifies the release build's
+# JavaScript glue with esbuild from npm. Every first load downloads it, and it is wasm-bindgen's glue for
+# the whole app (10.4 -> 7.7 KB gzipped); Trunk's own minifier (Trunk.toml `minify`, which does the
+# page and the CSS) never sees it, since scripts/wasm-split-hook.sh writes it after Trunk's bindgen.
+# Dev builds are left readable; without node_modules it warns and leaves the glue as it is. The split
+# loader (__wasm_split.js) stays as written: scripts/bundle-parts.mjs reads from it which chunks each
+# part needs. The glue has no integrity attribute (index.html: data-integrity="none"), so it may change.
+set -euo pipefail
+
+if [ "${TRUNK_PROFILE:-debug}" != "release" ] || [ -n "${FLEETPLAN_NO_MINIFY:-}" ]; then
+    exit 0
+fi
+esbuild="$TRUNK_SOURCE_DIR/node_modules/.bin/esbuild"
+if [ ! -x "$esbuild" ]; then
+    echo "minify-hook: $esbuild missing (run scripts/setup.sh); the JavaScript glue stays unminified" >&2
+    exit 0
+fi
+glue="$TRUNK_STAGING_DIR/fleetplan-web.js"
+# No target lowering (esbuild's default): the same JavaScript, only shorter. Export names are kept, so
+# pages and fleetplan-chart.js import it as before.
+"$esbuild" "$glue" --minify --log-level=warning --outfile="$glue.min"
+mv "$glue.min" "$glue"
