@@ -443,7 +443,7 @@ fn detail(setup: &Setup, sim: &SimResult) -> GkeDetail {
                 from.is_none_or(|m| {
                     sim.clusters[c].history[k]
                         .iter()
-                        .any(|(_, cv)| cv.minor_key() == m)
+                        .any(|(_, cv)| sim.versions[*cv].minor_key() == m)
                 })
             };
             let stages = setup
@@ -486,7 +486,10 @@ fn detail(setup: &Setup, sim: &SimResult) -> GkeDetail {
                 };
                 let (r, last) = &mut reach[f];
                 r.clusters += 1;
-                match sim.clusters[c].history[k].iter().find(|(_, cv)| cv >= v) {
+                match sim.clusters[c].history[k]
+                    .iter()
+                    .find(|(_, cv)| sim.versions[*cv] >= *v)
+                {
                     Some((t, _)) => {
                         r.reached += 1;
                         *last = (*last).max(*t);

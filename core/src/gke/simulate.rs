@@ -58,6 +58,8 @@ pub struct Rollout {
     bar_label: Name,
     /// The version's place in the events' name table.
     version_id: NameId,
+    /// The version's place in [`SimResult::versions`].
+    vi: u32,
 }
 
 #[derive(Clone, Debug)]
@@ -100,10 +102,39 @@ impl Lane {
     }
 }
 
+/// The distinct versions clusters run. A cluster's state and history name a version by its place
+/// here (4 bytes), not by a copy of it, whose shared text's reference count each copy would write.
+#[derive(Default)]
+pub struct Versions {
+    list: Vec<Version>,
+    by_text: BTreeMap<Name, u32>,
+}
+
+impl Versions {
+    /// `v`'s place, added on first sight (versions of the same text are the same version).
+    fn add(&mut self, v: &Version) -> u32 {
+        if let Some(i) = self.by_text.get(v.text.as_str()) {
+            return *i;
+        }
+        let i = self.list.len() as u32;
+        self.list.push(v.clone());
+        self.by_text.insert(v.text.clone(), i);
+        i
+    }
+}
+
+impl std::ops::Index<u32> for Versions {
+    type Output = Version;
+    fn index(&self, i: u32) -> &Version {
+        &self.list[i as usize]
+    }
+}
+
 pub struct ClusterRun {
-    pub version: [Version; 2],
-    /// When each type's version changed: `(time, version)`.
-    pub history: [Vec<(Time, Version)>; 2],
+    /// Per type (control plane, nodes), the version it runs (in [`SimResult::versions`]).
+    pub version: [u32; 2],
+    /// When each type's version changed: `(time, version)` (in [`SimResult::versions`]).
+    pub history: [Vec<(Time, u32)>; 2],
     pub phases: Vec<Phase>,
     pub upgraded: bool,
     /// An upgrade that never finishes (a window that never opens, a control plane never reached).
@@ -134,6 +165,8 @@ pub struct SimResult {
     pub clusters: Vec<ClusterRun>,
     pub skips: Vec<Skip>,
     pub events: Events,
+    /// The versions `clusters` name.
+    pub versions: Versions,
     /// Per stream, the targets released and when: `(minor it is for, version, time)`.
     pub released: [Vec<(Option<Minor>, Version, Time)>; 2],
     /// What the simulation found that needs a person (fleet-based per-minor targets that cannot
@@ -147,6 +180,7 @@ struct Sim<'a> {
     lanes: Vec<[Vec<Lane>; 2]>,
     rollouts: Vec<Rollout>,
     clusters: Vec<ClusterRun>,
+    versions: Versions,
     skips: Vec<Skip>,
     /// The events, whose name table starts with the stages' names, then the clusters' (so an
     /// event names them by index, touching no name), then versions as they are first mentioned.
@@ -213,23 +247,17 @@ pub fn simulate_seeded(setup: &Setup, start: Time, seeds: &[Seed]) -> SimResult 
             .sum::<usize>()
             .min(8)
     });
-    let mut sim = Sim {
-        setup,
-        queue: EventQueue::with_capacity(setup.clusters.len() * 2 + 16),
-        lanes: setup
-            .stages
-            .iter()
-            .map(|_| [Vec::new(), Vec::new()])
-            .collect(),
-        rollouts: Vec::new(),
-        clusters: setup
-            .clusters
-            .iter()
-            .map(|c| ClusterRun {
-                version: [c.control_plane.clone(), c.node.clone()],
+    let mut versions = Versions::default();
+    let clusters = setup
+        .clusters
+        .iter()
+        .map(|c| {
+            let version = [versions.add(&c.control_plane), versions.add(&c.node)];
+            ClusterRun {
+                version,
                 history: [
-                    history(start, &c.control_plane, changes[0]),
-                    history(start, &c.node, changes[1]),
+                    history(start, version[0], changes[0]),
+                    history(start, version[1], changes[1]),
                 ],
                 phases: Vec::with_capacity(
                     if c.policy.window.is_some() || !c.policy.exclusions.is_empty() {
@@ -242,8 +270,20 @@ pub fn simulate_seeded(setup: &Setup, start: Time, seeds: &[Seed]) -> SimResult 
                 stuck: false,
                 busy: [None, None],
                 node_waits_for_cp: None,
-            })
+            }
+        })
+        .collect();
+    let mut sim = Sim {
+        setup,
+        queue: EventQueue::with_capacity(setup.clusters.len() * 2 + 16),
+        lanes: setup
+            .stages
+            .iter()
+            .map(|_| [Vec::new(), Vec::new()])
             .collect(),
+        rollouts: Vec::new(),
+        clusters,
+        versions,
         skips: Vec::new(),
         // Two events per cluster and upgrade at most (start, done), and a few per stage and upgrade
         // (running, busy, paused, soaking, completed): the list never doubles past what it needs.
@@ -364,6 +404,7 @@ pub fn simulate_seeded(setup: &Setup, start: Time, seeds: &[Seed]) -> SimResult 
         clusters: sim.clusters,
         skips: sim.skips,
         events: sim.events,
+        versions: sim.versions,
         released: sim.released,
         diagnostics: sim.diagnostics,
     }
@@ -382,9 +423,9 @@ fn by_stream(
 }
 
 /// A cluster stream's version history: where it starts, with room for `changes` more.
-fn history(start: Time, v: &Version, changes: usize) -> Vec<(Time, Version)> {
+fn history(start: Time, v: u32, changes: usize) -> Vec<(Time, u32)> {
     let mut h = Vec::with_capacity(1 + changes);
-    h.push((start, v.clone()));
+    h.push((start, v));
     h
 }
 
@@ -423,6 +464,11 @@ impl Sim<'_> {
         } else {
             self.list(event);
         }
+    }
+
+    /// The version cluster `c` runs on type `k` (0: control plane, 1: nodes).
+    fn ver(&self, c: usize, k: usize) -> &Version {
+        &self.versions[self.clusters[c].version[k]]
     }
 
     /// Cluster `c`'s name in the events' table.
@@ -552,7 +598,7 @@ impl Sim<'_> {
             .iter()
             .copied()
             .filter(|&c| !self.setup.clusters[c].excluded)
-            .filter(|&c| key.is_none_or(|m| self.clusters[c].version[k].minor_key() == m))
+            .filter(|&c| key.is_none_or(|m| self.ver(c, k).minor_key() == m))
             .collect()
     }
 
@@ -590,7 +636,7 @@ impl Sim<'_> {
         let pick = match stream {
             Stream::ControlPlane => members
                 .iter()
-                .map(|c| &self.clusters[*c].version[0])
+                .map(|c| self.ver(*c, 0))
                 .min()
                 .and_then(|low| {
                     candidates
@@ -605,9 +651,7 @@ impl Sim<'_> {
         if self.setup.one_target && key.is_some() {
             // Fleet-based: the first group runs only the targets some of its clusters need; a later
             // group takes a version only when it is the group's own target.
-            let needed = members
-                .iter()
-                .any(|&c| self.clusters[c].version[k] < pick.0);
+            let needed = members.iter().any(|&c| *self.ver(c, k) < pick.0);
             if (s == 0 && !needed) || (s > 0 && !self.group_takes(now, s, stream, li, &pick.0)) {
                 return;
             }
@@ -654,7 +698,7 @@ impl Sim<'_> {
         let mut holds = std::mem::take(&mut self.scratch_holds);
         let mut verdict = None;
         for &c in members {
-            let cur = &self.clusters[c].version[k];
+            let cur = self.ver(c, k);
             let needs = *cur < *v && (stream == Stream::Node || cur.minors_to(v) <= 1);
             if !needs {
                 continue;
@@ -703,7 +747,7 @@ impl Sim<'_> {
             if self.setup.clusters[c].excluded {
                 continue;
             }
-            let cur = &self.clusters[c].version[k];
+            let cur = self.ver(c, k);
             let Some(t) = release
                 .targets
                 .iter()
@@ -788,6 +832,7 @@ impl Sim<'_> {
         }
         .into();
         let version_id = self.version_id(&version.text);
+        let vi = self.versions.add(&version);
         self.rollouts.push(Rollout {
             stage: s,
             stream,
@@ -806,6 +851,7 @@ impl Sim<'_> {
             placing: true,
             bar_label,
             version_id,
+            vi,
         });
         let lane = &mut self.lanes[s][k][li];
         lane.busy = Some(id);
@@ -849,7 +895,8 @@ impl Sim<'_> {
     /// Will this cluster's control plane reach `v` through the sequence (now or later)?
     fn control_plane_will_reach(&self, c: usize, v: &Version) -> bool {
         let cl = &self.clusters[c];
-        if cl.version[0] >= *v {
+        let cp = self.ver(c, 0);
+        if *cp >= *v {
             return true;
         }
         if let Some(r) = cl.busy[0] {
@@ -862,7 +909,7 @@ impl Sim<'_> {
                 && rel
                     .targets
                     .iter()
-                    .any(|t| t.version >= *v && cl.version[0].minors_to(&t.version) <= 1)
+                    .any(|t| t.version >= *v && cp.minors_to(&t.version) <= 1)
         })
     }
 
@@ -885,7 +932,7 @@ impl Sim<'_> {
             return;
         }
         let v = &self.rollouts[r].version;
-        let cur = &self.clusters[c].version[k];
+        let cur = self.ver(c, k);
         if cur >= v {
             let args = self.names(c, &cur.text.clone(), r);
             let why = Message::fill(
@@ -912,14 +959,14 @@ impl Sim<'_> {
             self.skip(now, c, r, VERSION_TOO_OLD, why);
             return self.wake_nodes(now, c);
         }
-        if stream == Stream::Node && self.clusters[c].version[0] < *v {
+        if stream == Stream::Node && *self.ver(c, 0) < *v {
             let v = v.clone();
             if self.control_plane_will_reach(c, &v) {
                 self.clusters[c].busy[k] = Some(r as u32);
                 self.clusters[c].node_waits_for_cp = Some(r as u32);
                 return;
             }
-            let [name, cp, v] = self.names(c, &self.clusters[c].version[0].text.clone(), r);
+            let [name, cp, v] = self.names(c, &self.ver(c, 0).text.clone(), r);
             let why = Message::fill(
                 &[
                     "",
@@ -943,7 +990,7 @@ impl Sim<'_> {
         let v = &ro.version;
         let work = Work {
             node: stream == Stream::Node,
-            minor: self.clusters[c].version[k].minors_to(v) >= 1,
+            minor: self.ver(c, k).minors_to(v) >= 1,
         };
         let mut holds = std::mem::take(&mut self.scratch_holds);
         let mut segments = std::mem::take(&mut self.scratch_segments);
@@ -1086,12 +1133,14 @@ impl Sim<'_> {
     fn cluster_done(&mut self, now: Time, c: usize, stream: Stream, r: usize) {
         let k = stream as usize;
         let v = &self.rollouts[r].version;
+        let newer = *v > *self.ver(c, k);
+        let vi = self.rollouts[r].vi;
         let cl = &mut self.clusters[c];
         cl.busy[k] = None;
         cl.upgraded = true;
-        if *v > cl.version[k] {
-            cl.version[k] = v.clone();
-            cl.history[k].push((now, v.clone()));
+        if newer {
+            cl.version[k] = vi;
+            cl.history[k].push((now, vi));
         }
         let stage = self.rollouts[r].stage;
         let msg = Message::fill(
@@ -1120,13 +1169,13 @@ impl Sim<'_> {
         };
         let r = r as usize;
         let v = self.rollouts[r].version.clone();
-        if self.clusters[c].version[0] >= v {
+        if *self.ver(c, 0) >= v {
             self.clusters[c].node_waits_for_cp = None;
             self.schedule(now, c, Stream::Node, r);
         } else if !self.control_plane_will_reach(c, &v) && self.clusters[c].busy[0].is_none() {
             self.clusters[c].node_waits_for_cp = None;
             self.clusters[c].busy[1] = None;
-            let [name, cp, v] = self.names(c, &self.clusters[c].version[0].text.clone(), r);
+            let [name, cp, v] = self.names(c, &self.ver(c, 0).text.clone(), r);
             let why = Message::fill(
                 &["", ": nodes cannot go to ", " past the control plane ", ""],
                 &[name, v, cp],
@@ -1194,8 +1243,8 @@ impl Sim<'_> {
             .iter()
             .copied()
             .filter(|&c| !self.setup.clusters[c].excluded)
-            .filter(|&c| self.clusters[c].version[k] != ro.version)
-            .map(|c| (c, self.clusters[c].version[k].clone()))
+            .filter(|&c| *self.ver(c, k) != ro.version)
+            .map(|c| (c, self.ver(c, k).clone()))
             .collect()
     }
 
