@@ -1035,11 +1035,11 @@ impl Sim<'_> {
                     // the last one past the close; the rest wait for the next opening.
                     let mut left = setup.node_batches as i64;
                     while left > 0 {
-                        let Some(s) = setup.policy.next_start(t, work, &mut holds) else {
+                        let Some((s, until)) = setup.policy.next_opening(t, work, &mut holds)
+                        else {
                             finished = false;
                             break;
                         };
-                        let until = setup.policy.open_until(s, work);
                         let fit = if batch.0 <= 0 {
                             left
                         } else {

@@ -55,6 +55,11 @@ pub struct Window {
     pub start_of_day: i64,
     pub length: Duration,
     pub label: Name,
+    /// The ISO weekdays (bit `weekday - 1`) an occurrence starts on, for a rule that asks nothing but
+    /// the weekday from its anchor on (daily or weekly, every day or week): a planner asks for a
+    /// cluster's next occurrence several times per upgrade, and a mask answers without the rule's
+    /// arithmetic. `None` for the other rules.
+    week: Option<u8>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -225,16 +230,30 @@ impl Policy {
     /// The first instant at or after `t` when `work` may start, and what held it until then
     /// (`None` with a never-ending hold when the window never opens).
     pub fn next_start(&self, t: Time, work: Work, holds: &mut Vec<Hold>) -> Option<Time> {
+        self.next_opening(t, work, holds).map(|(start, _)| start)
+    }
+
+    /// [`Policy::next_start`], and how long work may keep starting from there: the end of the window
+    /// occurrence, or the start of the next exclusion that holds `work`, whichever is first. One
+    /// search: the occurrence found for the start is the one that bounds it.
+    pub fn next_opening(&self, t: Time, work: Work, holds: &mut Vec<Hold>) -> Option<(Time, Time)> {
         let mut now = t;
         // Each pass moves past one window gap or one exclusion; exclusions are few, windows periodic.
         for _ in 0..(4 * self.exclusions.len() + 16) {
+            // The close of the occurrence holding `now` (none: no window, or none after `now`).
+            let mut close = Time(i64::MAX);
             if let Some(w) = &self.window {
                 match w.occurrence(now) {
-                    Some((open, _)) if open > now => {
+                    Some((open, c)) if open > now => {
                         push_hold(holds, false, now, Some(open), &w.label);
                         now = open;
+                        // The occurrence that opens at `open` holds it, unless both ends sit at
+                        // the time cap, where no occurrence is open any more.
+                        if c > open {
+                            close = c;
+                        }
                     }
-                    Some(_) => {}
+                    Some((_, c)) => close = c,
                     None => {
                         push_hold(holds, false, now, None, &w.label);
                         return None;
@@ -242,7 +261,7 @@ impl Policy {
                 }
             }
             let Some(index) = self.index() else {
-                return Some(now);
+                return Some((now, close));
             };
             match index.holding(work, now) {
                 Some(i) => {
@@ -255,25 +274,13 @@ impl Policy {
                     );
                     now = self.exclusions[i].end;
                 }
-                None => return Some(now),
+                None => {
+                    let until = index.next_after(work, now).map_or(close, |s| s.min(close));
+                    return Some((now, until));
+                }
             }
         }
         None
-    }
-}
-
-impl Policy {
-    /// How long work may keep starting from `t` (an instant [`Policy::next_start`] returned): the end of
-    /// the window occurrence, or the start of the next exclusion that holds `work`, whichever is first.
-    pub fn open_until(&self, t: Time, work: Work) -> Time {
-        let close = self
-            .window
-            .as_ref()
-            .and_then(|w| w.occurrence(t))
-            .map_or(Time(i64::MAX), |(_, close)| close);
-        self.index()
-            .and_then(|index| index.next_after(work, t))
-            .map_or(close, |s| s.min(close))
     }
 }
 
@@ -355,9 +362,19 @@ impl Window {
             start_of_day,
             length,
             label: Name::default(),
+            week: None,
         };
         w.label = w.describe().into();
+        w.week = w.rule.week_mask(anchor_day);
         w
+    }
+
+    /// True when an occurrence starts on `day` (days since the epoch).
+    fn starts_on(&self, day: i64) -> bool {
+        match self.week {
+            Some(mask) => day >= self.anchor_day && mask & (1 << (iso_weekday(day) - 1)) != 0,
+            None => self.rule.matches(day, self.anchor_day),
+        }
     }
 
     /// `window Sat 02:00–06:00 UTC`, `window daily 22:00–02:00 UTC`, `window every 2 weeks Mon …`.
@@ -431,7 +448,7 @@ impl Window {
     pub fn occurrence(&self, t: Time) -> Option<(Time, Time)> {
         let first = (t.0.div_euclid(DAY.0) - self.length.0 / DAY.0 - 1).max(self.anchor_day);
         (first..first + MAX_SCAN_DAYS)
-            .filter(|d| self.rule.matches(*d, self.anchor_day))
+            .filter(|d| self.starts_on(*d))
             .map(|d| {
                 // An occurrence past the time cap is shown at the cap, as every later time is
                 // (`time::MAX_TIME`); the plan then says it reaches it.
@@ -558,6 +575,27 @@ impl Rule {
             by_day,
             by_month_day,
         })
+    }
+
+    /// The weekdays [`Rule::matches`] selects from `anchor` on, when they are all it asks (see
+    /// `Window::week`): every day or week, no day of the month. Ordinals need FREQ=MONTHLY, so an
+    /// entry with one never matches here, as in `matches`.
+    fn week_mask(&self, anchor: i64) -> Option<u8> {
+        if self.interval != 1 || !self.by_month_day.is_empty() {
+            return None;
+        }
+        let days = |d: &[(i32, u8)]| {
+            d.iter()
+                .filter(|(n, _)| *n == 0)
+                .fold(0u8, |m, (_, w)| m | 1 << (w - 1))
+        };
+        match self.freq {
+            Freq::Daily if self.by_day.is_empty() => Some(0x7f),
+            Freq::Daily => Some(days(&self.by_day)),
+            Freq::Weekly if self.by_day.is_empty() => Some(1 << (iso_weekday(anchor) - 1)),
+            Freq::Weekly => Some(days(&self.by_day)),
+            Freq::Monthly => None,
+        }
     }
 
     /// True when an occurrence starts on `day` (days since the epoch).
@@ -783,6 +821,36 @@ mod tests {
         assert_eq!(
             last_day.occurrence(t("2026-02-01T00:00:00Z")).unwrap().0,
             t("2026-02-28T20:00:00Z")
+        );
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn weekday_rules_from_their_anchor() {
+        // FREQ=WEEKLY without BYDAY repeats on the anchor's weekday (RFC 5545): Wednesday 2026-01-07,
+        // and nothing before it.
+        let wednesdays = recurring(
+            "2026-01-07T01:00:00Z",
+            "2026-01-07T03:00:00Z",
+            "FREQ=WEEKLY",
+        );
+        assert_eq!(
+            wednesdays.occurrence(t("2026-01-01T00:00:00Z")).unwrap().0,
+            t("2026-01-07T01:00:00Z")
+        );
+        assert_eq!(
+            wednesdays.occurrence(t("2026-01-07T04:00:00Z")).unwrap().0,
+            t("2026-01-14T01:00:00Z")
+        );
+        // FREQ=DAILY;BYDAY=MO,FR from Monday 2026-01-05: Tuesday 00:30 is inside Monday's block,
+        // Tuesday 03:00 waits for Friday.
+        let mon_fri = recurring("22:00", "02:00", "FREQ=DAILY;BYDAY=MO,FR");
+        assert_eq!(
+            mon_fri.occurrence(t("2026-01-06T00:30:00Z")),
+            Some((t("2026-01-05T22:00:00Z"), t("2026-01-06T02:00:00Z")))
+        );
+        assert_eq!(
+            mon_fri.occurrence(t("2026-01-06T03:00:00Z")).unwrap().0,
+            t("2026-01-09T22:00:00Z")
         );
     }
 
