@@ -854,6 +854,52 @@ mod tests {
         );
     }
 
+    /// The weekday mask is only a shortcut: for every rule, anchored on every weekday, a day starts an
+    /// occurrence exactly when the rule's own arithmetic (`Rule::matches`, RFC 5545's reading) says so,
+    /// including the days before the anchor, which never do.
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn the_weekday_shortcut_agrees_with_the_rule() {
+        let rules = [
+            "FREQ=DAILY",
+            "FREQ=DAILY;INTERVAL=2",
+            "FREQ=DAILY;BYDAY=MO,FR",
+            "FREQ=DAILY;BYDAY=SU",
+            "FREQ=DAILY;BYMONTHDAY=1",
+            "FREQ=WEEKLY",
+            "FREQ=WEEKLY;INTERVAL=2",
+            "FREQ=WEEKLY;BYDAY=SA,SU",
+            "FREQ=WEEKLY;INTERVAL=3;BYDAY=TU,TH",
+            "FREQ=MONTHLY;BYDAY=1SA",
+            "FREQ=MONTHLY;BYMONTHDAY=-1",
+        ];
+        let (mut shortcut, mut arithmetic) = (0, 0);
+        for rrule in rules {
+            // 2026-01-05 is a Monday: one anchor on each weekday.
+            for anchor in 5..12 {
+                let w = recurring(
+                    &format!("2026-01-{anchor:02}T01:00:00Z"),
+                    &format!("2026-01-{anchor:02}T03:00:00Z"),
+                    rrule,
+                );
+                if w.week.is_some() {
+                    shortcut += 1;
+                } else {
+                    arithmetic += 1;
+                }
+                for d in w.anchor_day - 14..w.anchor_day + 400 {
+                    assert_eq!(
+                        w.starts_on(d),
+                        w.rule.matches(d, w.anchor_day),
+                        "{rrule} anchored on 2026-01-{anchor:02}, day {d}"
+                    );
+                }
+            }
+        }
+        // Both paths were taken: the five rules asking only the weekday, every day or week, take the
+        // shortcut; an interval, a day of the month or FREQ=MONTHLY take the arithmetic.
+        assert_eq!((shortcut, arithmetic), (7 * 5, 7 * 6));
+    }
+
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn availability_rule() {
         let (least, _) = recurring("02:00", "06:00", "FREQ=WEEKLY;BYDAY=SA").least_availability();
