@@ -202,7 +202,7 @@ fn max_out_of_service(p: &Plan) -> usize {
             }
         }
     }
-    edges.sort();
+    crate::sort::sort(&mut edges);
     let (mut now, mut max) = (0i32, 0i32);
     for (_, delta) in edges {
         now += delta;

@@ -57,7 +57,7 @@ impl Calibration {
     ) -> Calibration {
         let mut c = Calibration::default();
         let mut all: Vec<Duration> = obs.updates.iter().map(|u| u.duration).collect();
-        all.sort_unstable();
+        crate::sort::sort(&mut all);
         let mut by_stage: HashMap<&str, Vec<&UpdateObservation>> = HashMap::new();
         for u in &obs.updates {
             by_stage.entry(u.stage.as_str()).or_default().push(u);
@@ -68,7 +68,7 @@ impl Calibration {
             let (sample, how): (Vec<Duration>, String) = if own.len() >= MIN_OBSERVATIONS {
                 let earlier = own.iter().filter(|u| u.history).count();
                 let mut v: Vec<Duration> = own.iter().map(|u| u.duration).collect();
-                v.sort_unstable();
+                crate::sort::sort(&mut v);
                 let how = if earlier > 0 {
                     format!(
                         "median of {} finished clusters of this stage, {earlier} of them in earlier runs",
@@ -122,7 +122,7 @@ impl Calibration {
         }
         if approvals_ahead {
             let mut v = obs.approvals.clone();
-            v.sort_unstable();
+            crate::sort::sort(&mut v);
             if v.len() >= MIN_OBSERVATIONS {
                 let value = median(&v);
                 c.notes.push(CalibrationNote {

@@ -238,7 +238,8 @@ pub fn spread(ends: &mut [Option<Time>]) -> Option<Spread> {
     if ends.is_empty() {
         return None;
     }
-    ends.sort_unstable_by(|a, b| match (a, b) {
+    // Equal ends are the same value, so the one shared sort (crate::sort) gives the same order.
+    crate::sort::sort_by(ends, |a, b| match (a, b) {
         (Some(x), Some(y)) => x.cmp(y),
         (Some(_), None) => std::cmp::Ordering::Less,
         (None, Some(_)) => std::cmp::Ordering::Greater,
