@@ -3,7 +3,8 @@
 # with their growth exponent and reading speed, natively and as wasm in Node with the wasm/native ratios;
 # live status import and projection; the CLI end to end on 10,000-cluster scenarios (time and peak
 # memory); the web bundle per chunk when dist/ holds a release build, and the browser figures of the
-# last end-to-end run. Prints everything and writes it to bench/REPORT.md.
+# last end-to-end run. Prints everything and writes it as the head of bench/REPORT.md (the hand-written
+# sections after it are kept).
 #   ./scripts/bench.sh            everything (about five minutes when built)
 #   ./scripts/bench.sh --cli      only the CLI end to end
 set -euo pipefail
@@ -90,6 +91,14 @@ echo | say
 } | say
 
 if ! $only_cli; then
+    # The report's head is this run; the sections written by hand below it (from its first `## `
+    # heading on: history, method, what was tried) are kept as they are.
+    kept="$work/report-kept.md"
+    if [ -f bench/REPORT.md ]; then
+        awk '/^## /{keep=1} keep' bench/REPORT.md >"$kept"
+    else
+        : >"$kept"
+    fi
     {
         echo "# Benchmark report"
         echo
@@ -99,6 +108,10 @@ if ! $only_cli; then
         echo '```'
         cat "$out"
         echo '```'
+        if [ -s "$kept" ]; then
+            echo
+            cat "$kept"
+        fi
     } >bench/REPORT.md
     echo "wrote bench/REPORT.md"
 fi

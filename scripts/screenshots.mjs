@@ -41,6 +41,8 @@ for (const [name, viewport, query, scheme, example] of shots) {
   page.on("pageerror", (e) => console.error(name, e));
   await page.goto(base + query);
   await page.locator("svg.rows rect.bar").first().waitFor();
+  // The viewer draws the first chart; the app's editor comes with its on-demand part (not in an embed).
+  if (!query) await page.locator('[data-testid="yaml"]').waitFor({ state: "attached" });
   if (example) {
     await page.selectOption('[data-testid="examples"]', example);
     await page.waitForTimeout(600);
