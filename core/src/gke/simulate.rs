@@ -185,8 +185,8 @@ struct Sim<'a> {
     /// The events, whose name table starts with the stages' names, then the clusters' (so an
     /// event names them by index, touching no name), then versions as they are first mentioned.
     events: Events,
-    /// The versions in `events`' name table.
-    version_ids: Vec<(Name, NameId)>,
+    /// Per version of `versions`, its name in `events`' table once an event has mentioned it.
+    version_names: Vec<Option<NameId>>,
     released: [Vec<(Option<Minor>, Version, Time)>; 2],
     diagnostics: Vec<Diagnostic>,
     /// Reused for every window lookup, so placing an upgrade allocates nothing for them.
@@ -294,7 +294,7 @@ pub fn simulate_seeded(setup: &Setup, start: Time, seeds: &[Seed]) -> SimResult 
                 .saturating_mul(2 * upgrades)
                 .saturating_add(8 * upgrades * (setup.stages.len() + 1) + 64),
         ),
-        version_ids: Vec::new(),
+        version_names: Vec::new(),
         released: [Vec::new(), Vec::new()],
         diagnostics: Vec::new(),
         scratch_holds: Vec::new(),
@@ -476,13 +476,17 @@ impl Sim<'_> {
         NameId((self.setup.stages.len() + c) as u32)
     }
 
-    /// Version `v`'s name in the events' table (added when first mentioned; a sequence has few).
-    fn version_id(&mut self, v: &Name) -> NameId {
-        if let Some((_, id)) = self.version_ids.iter().find(|(n, _)| n == v) {
-            return *id;
+    /// Version `vi`'s (in [`Sim::versions`]) name in the events' table, added when first mentioned.
+    fn version_name(&mut self, vi: u32) -> NameId {
+        let i = vi as usize;
+        if self.version_names.len() <= i {
+            self.version_names.resize(i + 1, None);
         }
-        let id = self.events.name(v.clone());
-        self.version_ids.push((v.clone(), id));
+        if let Some(id) = self.version_names[i] {
+            return id;
+        }
+        let id = self.events.name(self.versions[vi].text.clone());
+        self.version_names[i] = Some(id);
         id
     }
 
@@ -831,8 +835,8 @@ impl Sim<'_> {
             Stream::Node => format!("nodes → {version}"),
         }
         .into();
-        let version_id = self.version_id(&version.text);
         let vi = self.versions.add(&version);
+        let version_id = self.version_name(vi);
         self.rollouts.push(Rollout {
             stage: s,
             stream,
@@ -913,11 +917,12 @@ impl Sim<'_> {
         })
     }
 
-    /// Cluster `c`'s name, version `other`'s and rollout `r`'s version's, in the events' table.
-    fn names(&mut self, c: usize, other: &Name, r: usize) -> [NameId; 3] {
+    /// Cluster `c`'s name, version `other`'s (in [`Sim::versions`]) and rollout `r`'s version's, in
+    /// the events' table.
+    fn names(&mut self, c: usize, other: u32, r: usize) -> [NameId; 3] {
         [
             self.cluster_id(c),
-            self.version_id(other),
+            self.version_name(other),
             self.rollouts[r].version_id,
         ]
     }
@@ -934,7 +939,7 @@ impl Sim<'_> {
         let v = &self.rollouts[r].version;
         let cur = self.ver(c, k);
         if cur >= v {
-            let args = self.names(c, &cur.text.clone(), r);
+            let args = self.names(c, self.clusters[c].version[k], r);
             let why = Message::fill(
                 by_stream(
                     stream,
@@ -946,7 +951,7 @@ impl Sim<'_> {
             return self.skip(now, c, r, ALREADY_UPGRADED, why);
         }
         if stream == Stream::ControlPlane && cur.minors_to(v) > 1 {
-            let args = self.names(c, &cur.text.clone(), r);
+            let args = self.names(c, self.clusters[c].version[k], r);
             let why = Message::fill(
                 &[
                     "",
@@ -966,7 +971,7 @@ impl Sim<'_> {
                 self.clusters[c].node_waits_for_cp = Some(r as u32);
                 return;
             }
-            let [name, cp, v] = self.names(c, &self.ver(c, 0).text.clone(), r);
+            let [name, cp, v] = self.names(c, self.clusters[c].version[0], r);
             let why = Message::fill(
                 &[
                     "",
@@ -1175,7 +1180,7 @@ impl Sim<'_> {
         } else if !self.control_plane_will_reach(c, &v) && self.clusters[c].busy[0].is_none() {
             self.clusters[c].node_waits_for_cp = None;
             self.clusters[c].busy[1] = None;
-            let [name, cp, v] = self.names(c, &self.ver(c, 0).text.clone(), r);
+            let [name, cp, v] = self.names(c, self.clusters[c].version[0], r);
             let why = Message::fill(
                 &["", ": nodes cannot go to ", " past the control plane ", ""],
                 &[name, v, cp],
