@@ -8,14 +8,8 @@
 # part needs. The glue has no integrity attribute (index.html: data-integrity="none"), so it may change.
 set -euo pipefail
 
-if [ "${TRUNK_PROFILE:-debug}" != "release" ] || [ -n "${FLEETPLAN_NO_MINIFY:-}" ]; then
-    exit 0
-fi
-esbuild="$TRUNK_SOURCE_DIR/node_modules/.bin/esbuild"
-if [ ! -x "$esbuild" ]; then
-    echo "minify-hook: $esbuild missing (run scripts/setup.sh); the JavaScript glue stays unminified" >&2
-    exit 0
-fi
+source "$(dirname "${BASH_SOURCE[0]}")/release-tool.sh"
+release_tool esbuild minify-hook esbuild FLEETPLAN_NO_MINIFY "the JavaScript glue stays unminified"
 glue="$TRUNK_STAGING_DIR/fleetplan-web.js"
 # No target lowering (esbuild's default): the same JavaScript, only shorter. Export names are kept, so
 # pages and fleetplan-chart.js import it as before. Errors only: wasm-bindgen's import object names the

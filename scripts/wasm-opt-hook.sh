@@ -4,14 +4,8 @@
 # Dev builds are left alone (fast rebuilds); without node_modules it warns and leaves the wasm as is.
 set -euo pipefail
 
-if [ "${TRUNK_PROFILE:-debug}" != "release" ] || [ -n "${FLEETPLAN_NO_WASM_OPT:-}" ]; then
-    exit 0
-fi
-opt="$TRUNK_SOURCE_DIR/node_modules/.bin/wasm-opt"
-if [ ! -x "$opt" ]; then
-    echo "wasm-opt-hook: $opt missing (run scripts/setup.sh); the bundle stays unoptimized" >&2
-    exit 0
-fi
+source "$(dirname "${BASH_SOURCE[0]}")/release-tool.sh"
+release_tool opt wasm-opt-hook wasm-opt FLEETPLAN_NO_WASM_OPT "the bundle stays unoptimized"
 for wasm in "$TRUNK_STAGING_DIR"/*.wasm; do
     [ -e "$wasm" ] || continue
     # The features rustc enables by default for wasm32-unknown-unknown; wasm-opt must accept them all.
