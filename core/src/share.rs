@@ -144,6 +144,14 @@ pub fn encode(scenario_text: &str) -> String {
 /// The scenario text of a share payload. Accepts the payload alone (`1.xxxx`), a fragment (`#1.xxxx`,
 /// `#s=1.xxxx`, `#embed=1&s=1.xxxx`) or a whole URL; surrounding whitespace is ignored.
 pub fn decode(payload: &str) -> Result<String, ShareError> {
+    let packed = unpack(payload)?;
+    text_of(inflate_limited(&packed, MAX_TEXT_LEN)?)
+}
+
+/// [`decode`]'s first half: the payload's zlib-wrapped deflate data, its version and characters
+/// checked, not yet inflated. A caller with an inflater of its own (the browser's
+/// `DecompressionStream`) inflates it into at most [`MAX_TEXT_LEN`] bytes, then calls [`text_of`].
+pub fn unpack(payload: &str) -> Result<Vec<u8>, ShareError> {
     let input = payload;
     let (offset, payload) = locate(input);
     if payload.is_empty() {
@@ -175,7 +183,11 @@ pub fn decode(payload: &str) -> Result<String, ShareError> {
         },
         Base64Error::Length => ShareError::Truncated,
     })?;
-    let bytes = inflate_limited(&packed, MAX_TEXT_LEN)?;
+    Ok(packed)
+}
+
+/// [`decode`]'s last step: the inflated bytes as the scenario's text.
+pub fn text_of(bytes: Vec<u8>) -> Result<String, ShareError> {
     String::from_utf8(bytes).map_err(|e| ShareError::NotUtf8 {
         position: e.utf8_error().valid_up_to(),
     })

@@ -234,6 +234,23 @@ async function openApp(page, suffix = "") {
   await page.waitForFunction(() => !document.querySelector("[data-viewer]"));
 }
 
+/** Opens an embed link and waits for its first chart, the viewer's: a reader who only looks gets no more. */
+async function openEmbed(page, suffix) {
+  await page.goto(base + suffix);
+  await page.locator("svg.rows rect.bar").first().waitFor();
+  assert.equal(await page.locator("[data-viewer]").count(), 1, "an untouched embed shows the viewer's chart");
+}
+
+/** Points at an embedded chart, as a reader does first, and waits for the interactive chart it brings. */
+async function touchEmbed(page) {
+  await page.locator("svg.rows rect.bar").first().hover();
+  await page.waitForFunction(() => !document.querySelector("[data-viewer]"));
+  await page.locator("svg.rows rect.bar").first().waitFor();
+}
+
+/** The split chunks (every module but the main one): what comes after a view's first load. */
+const CHUNK = /^(chunk_\d+|split_.*)\.wasm$/;
+
 async function endTime(page) {
   const el = page.locator('[data-testid="plan-end"]').first();
   await el.waitFor();
@@ -419,16 +436,32 @@ test("edit, share, embed and a damaged link, under a sub-path, as a person would
 
   // Embed: the chart alone, no editor, same plan.
   const embed = await newPage();
-  await openApp(embed.page, link.slice(base.length).replace("#", "?embed=1#"));
+  await openEmbed(embed.page, link.slice(base.length).replace("#", "?embed=1#"));
   metrics.firstChartEmbedMs = Math.round(await embed.page.evaluate(() => window.__firstChart));
   assert.equal(await embed.page.locator('[data-testid="yaml"]').count(), 0);
   assert.equal(await embed.page.locator('[data-testid="copy-link"]').count(), 0);
   assert.equal(await endTime(embed.page), after);
-  // A reader of an embedded chart downloads none of the editing side's code, even after a while.
+  // A reader who only looks at an embedded chart downloads its first load alone (the main module, its
+  // glue and loader, the page, the CSS), even after a while: no chunk, not even the interactive chart's.
   await embed.page.waitForTimeout(500);
+  const later = embed.fetched.filter((f) => CHUNK.test(f));
+  assert.deepEqual(later, [], `the untouched embed fetched ${embed.fetched.join(", ")}`);
+  assert.equal(await embed.page.locator("[data-viewer]").count(), 1);
+  metrics.embedInitialGzipBytes = gzipOf(embed.fetched);
+  // Pointing at it brings the interactive chart: a click on a bar then says what the bar is.
+  await touchEmbed(embed.page);
+  const selection = embed.page.locator('[data-testid="selection"]');
+  await embed.page.locator("svg.rows rect.bar").first().click();
+  await embed.page.waitForFunction(
+    () => !document.querySelector('[data-testid="selection"]').textContent.startsWith("Hover or focus"),
+  );
+  assert.match(await selection.textContent(), /^stage staging updating/);
+  assert.equal(await endTime(embed.page), after);
+  // Still none of the editing side's code.
   const editorChunks = embed.fetched.filter((f) => EDITOR_CHUNK.test(f));
   assert.deepEqual(editorChunks, [], `the embed fetched ${embed.fetched.join(", ")}`);
-  metrics.embedInitialGzipBytes = gzipOf(embed.fetched);
+  metrics.embedInteractiveGzipBytes = gzipOf(embed.fetched);
+  assert.deepEqual(embed.errors, []);
   await embed.context.close();
 
   // A damaged link: a clear message and the example, not a blank page.
@@ -809,13 +842,17 @@ test("phones: the layout stacks, Fit fits the whole run, one finger pans and two
 
 test("embedded at 400 px, dark mode, a one-page print, and a PNG that says what it shows", async () => {
   // Embed: one toolbar row, the legend folded, most of the height for the chart.
+  // The same before the reader touches it (the viewer's chart) and after (the interactive one).
   const embed = await newPage({ viewport: { width: 800, height: 400 } });
-  await openApp(embed.page, "?embed=1");
-  const toolbar = await embed.page.locator(".chart-toolbar").boundingBox();
-  const body = await embed.page.locator(".chart-body").boundingBox();
-  assert.ok(toolbar.height <= 36, `toolbar ${toolbar.height}px tall`);
-  assert.ok(body.height >= 0.55 * 400, `the chart body has ${body.height}px of 400`);
-  assert.equal(await embed.page.locator("details.legend-box").evaluate((e) => e.open), false);
+  await openEmbed(embed.page, "?embed=1");
+  for (const touched of [false, true]) {
+    if (touched) await touchEmbed(embed.page);
+    const toolbar = await embed.page.locator(".chart-toolbar").boundingBox();
+    const body = await embed.page.locator(".chart-body").boundingBox();
+    assert.ok(toolbar.height <= 36, `toolbar ${toolbar.height}px tall (touched: ${touched})`);
+    assert.ok(body.height >= 0.55 * 400, `the chart body has ${body.height}px of 400 (touched: ${touched})`);
+    assert.equal(await embed.page.locator("details.legend-box").evaluate((e) => e.open), false);
+  }
   await embed.page.screenshot({ path: path.join(out, "embed-400.png") });
   assert.deepEqual(embed.errors, []);
   await embed.context.close();

@@ -56,19 +56,24 @@ fn plan_text(text: &str) -> Result<JsValue, JsValue> {
     ))
 }
 
-/// The scenario text a share link carries (what `<fleetplan-chart link="…">` shows); throws the reason
-/// when the link holds none or is damaged.
+/// The scenario text a share link carries (what `<fleetplan-chart link="…">` shows): a promise, rejected
+/// with the reason when the link holds none or is damaged. A promise because the browser inflates it
+/// ([`crate::inflate`]).
 #[wasm_bindgen(js_name = scenarioFromLink)]
-pub fn scenario_from_link(link: &str) -> Result<String, JsValue> {
-    crate::link::text_of_link(link).map_err(|e| JsValue::from_str(&e))
+pub async fn scenario_from_link(link: String) -> Result<String, JsValue> {
+    let payload = crate::link::payload_of_link(&link).map_err(|e| JsValue::from_str(&e))?;
+    crate::inflate::decode(payload)
+        .await
+        .map_err(|e| JsValue::from_str(&crate::link::link_error(&e)))
 }
 
 /// Draws the read-only chart of a scenario into `element` (as embed mode does). Give the element a height.
-/// The [`crate::viewer`] draws it at once; the interactive chart replaces it when its code has arrived.
+/// The [`crate::viewer`] draws it at once; the interactive chart replaces it once the reader first
+/// points at, touches or keys into it and its code has arrived.
 #[wasm_bindgen(js_name = drawChart)]
 pub fn draw_chart(element: web_sys::HtmlElement, scenario: JsValue) -> Result<(), JsValue> {
     let text = scenario_text(&scenario)?;
-    crate::viewer::draw(
+    let drawn = crate::viewer::draw(
         &element,
         &crate::viewer::Page {
             text: &text,
@@ -78,8 +83,17 @@ pub fn draw_chart(element: web_sys::HtmlElement, scenario: JsValue) -> Result<()
             payload: None,
         },
     );
-    wasm_bindgen_futures::spawn_local(async move {
-        (crate::app_kit().await.mount_chart)(element, text);
-    });
+    let target: web_sys::EventTarget = element.clone().into();
+    let take_over = move || {
+        wasm_bindgen_futures::spawn_local(async move {
+            (crate::app_kit().await.mount_chart)(element, text);
+        })
+    };
+    // As an embedded page's chart: interactive once the reader first touches it.
+    if drawn {
+        crate::browser::on_first_interaction(&target, take_over);
+    } else {
+        take_over();
+    }
     Ok(())
 }

@@ -170,6 +170,53 @@ pub fn after_next_paint(f: impl FnOnce() + 'static) {
     let _ = w.request_animation_frame(later.unchecked_ref());
 }
 
+/// What a reader does first to an interactive chart: point at it, press on it, focus or key into it,
+/// scroll or touch it (chart.rs answers each: hover text, drag, keyboard, wheel zoom, pinch).
+const INTERACTIONS: [&str; 6] = [
+    "pointerover",
+    "pointerdown",
+    "focusin",
+    "keydown",
+    "wheel",
+    "touchstart",
+];
+
+/// Runs `f` once, on the reader's first interaction with `target` ([`INTERACTIONS`]), then removes
+/// the listeners. They are passive (a chart that only listens never holds up scrolling) and capture
+/// (an element inside that stops an event still counts as touched).
+pub fn on_first_interaction(target: &web_sys::EventTarget, f: impl FnOnce() + 'static) {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    let run = RefCell::new(Some(f));
+    // The listener removes itself, so it must know its own JavaScript function: set right after it
+    // is made, dropped when it has run (which also ends the cycle between the two).
+    let own: Rc<RefCell<Option<JsValue>>> = Rc::new(RefCell::new(None));
+    let options = web_sys::AddEventListenerOptions::new();
+    options.set_passive(true);
+    options.set_capture(true);
+    let (at, mine) = (target.clone(), Rc::clone(&own));
+    let listener = Closure::<dyn FnMut()>::new(move || {
+        if let Some(me) = mine.borrow_mut().take() {
+            for name in INTERACTIONS {
+                let _ =
+                    at.remove_event_listener_with_callback_and_bool(name, me.unchecked_ref(), true);
+            }
+        }
+        if let Some(f) = run.borrow_mut().take() {
+            f();
+        }
+    })
+    .into_js_value();
+    for name in INTERACTIONS {
+        let _ = target.add_event_listener_with_callback_and_add_event_listener_options(
+            name,
+            listener.unchecked_ref(),
+            &options,
+        );
+    }
+    *own.borrow_mut() = Some(listener);
+}
+
 /// Milliseconds from the page's time origin, for the app's own timing display.
 pub fn now_ms() -> f64 {
     window()

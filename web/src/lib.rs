@@ -19,6 +19,7 @@ pub mod exports;
 pub mod form;
 pub mod header;
 pub mod history;
+pub mod inflate;
 pub mod kinds;
 pub mod link;
 pub mod on_demand;
@@ -53,7 +54,8 @@ const DEBOUNCE: StdDuration = StdDuration::from_millis(150);
 /// data-fleetplan="api">`, or the `<fleetplan-chart>` script, which sets `globalThis.fleetplanApiOnly`).
 ///
 /// The [`viewer`] draws the page's chart first, with the main module's code alone; the app (Leptos and
-/// everything interactive, [`app_kit`]) is fetched once that chart is painted and takes its place. A
+/// everything interactive, [`app_kit`]) is fetched once that chart is painted (an embed: once the
+/// reader first interacts with it) and takes its place. A
 /// panic hook is installed only as a last line of defence: input errors are diagnostics, never panics.
 pub fn start() {
     console_error_panic_hook::set_once();
@@ -67,7 +69,29 @@ pub fn start() {
         return;
     }
     theme::Theme::saved().apply(false);
-    let (embed, hash, opening) = page_opening();
+    let (search, hash) = browser::location_parts();
+    let embed = link::embed_mode(&search);
+    let saved = if embed {
+        None
+    } else {
+        browser::storage_get(link::AUTOSAVE_KEY)
+    };
+    // A share link's scenario is inflated by the browser, one asynchronous step before the chart.
+    match link::fragment_payload(&hash).map(str::to_string) {
+        Some(payload) => wasm_bindgen_futures::spawn_local(async move {
+            let decoded = inflate::decode(&payload).await;
+            show(
+                embed,
+                Some(&payload),
+                link::opening_of(Some(decoded), saved),
+            );
+        }),
+        None => show(embed, None, link::opening_of(None, saved)),
+    }
+}
+
+/// Draws the page's opening text with the [`viewer`], then hands the page to the app.
+fn show(embed: bool, payload: Option<&str>, opening: link::Opening) {
     let zone = if embed {
         None
     } else {
@@ -84,11 +108,7 @@ pub fn start() {
                 banner: opening.banner.as_deref(),
                 embed,
                 zone: zone.as_deref(),
-                payload: opening
-                    .banner
-                    .is_none()
-                    .then(|| link::fragment_payload(&hash))
-                    .flatten(),
+                payload: payload.filter(|_| opening.banner.is_none()),
             },
         )
     });
@@ -97,11 +117,14 @@ pub fn start() {
             (app_kit().await.mount_app)(opening.text, opening.banner, embed);
         })
     };
-    // The app's code must not hold up the frame that shows the first chart.
-    if drawn {
-        browser::after_next_paint(take_over);
-    } else {
-        take_over();
+    // The app's code must not hold up the frame that shows the first chart. An embedded chart is
+    // mostly only looked at (a docs page's reader): it fetches the interactive chart when the reader
+    // first points at, touches or keys into it; a share link opens the editor, so it fetches at once.
+    let document = web_sys::window().and_then(|w| w.document());
+    match (drawn, embed, document) {
+        (true, true, Some(document)) => browser::on_first_interaction(&document, take_over),
+        (true, _, _) => browser::after_next_paint(take_over),
+        _ => take_over(),
     }
 }
 

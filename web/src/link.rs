@@ -47,8 +47,17 @@ pub fn fragment_payload(hash: &str) -> Option<&str> {
 /// Chooses the opening text: the fragment's scenario wins over the autosave, which wins over the example.
 /// A fragment that is there but cannot be decoded gives the example and a banner saying why.
 pub fn opening(hash: &str, autosaved: Option<String>) -> Opening {
-    if let Some(payload) = fragment_payload(hash) {
-        return match share::decode(payload) {
+    opening_of(fragment_payload(hash).map(share::decode), autosaved)
+}
+
+/// [`opening`] with the fragment's scenario already decoded (`None`: the fragment holds none); the
+/// page's first chart decodes it with the browser's inflater ([`crate::inflate`]).
+pub fn opening_of(
+    link: Option<Result<String, share::ShareError>>,
+    autosaved: Option<String>,
+) -> Opening {
+    if let Some(decoded) = link {
+        return match decoded {
             Ok(text) => Opening { text, banner: None },
             Err(e) => Opening {
                 text: example_text().to_string(),
@@ -106,9 +115,18 @@ pub fn component_snippet(app: &str, share_url: &str) -> String {
 
 /// The scenario text inside a share link (or a bare `#s=…` fragment), for `<fleetplan-chart link>`.
 pub fn text_of_link(link: &str) -> Result<String, String> {
+    share::decode(payload_of_link(link)?).map_err(|e| link_error(&e))
+}
+
+/// The share payload inside a link (or a bare `#s=…` fragment), or why there is none.
+pub fn payload_of_link(link: &str) -> Result<&str, String> {
     let hash = link.find('#').map_or(link, |i| &link[i..]);
-    let payload = fragment_payload(hash).ok_or("the link holds no scenario (no `#s=…` part)")?;
-    share::decode(payload).map_err(|e| format!("the link could not be opened: {e}"))
+    fragment_payload(hash).ok_or_else(|| "the link holds no scenario (no `#s=…` part)".to_string())
+}
+
+/// Why a link's scenario could not be read, for [`text_of_link`] and its JavaScript twin.
+pub fn link_error(e: &share::ShareError) -> String {
+    format!("the link could not be opened: {e}")
 }
 
 #[cfg(test)]

@@ -188,3 +188,57 @@ async fn a_broken_embedded_link_says_which_line_breaks() {
     assert!(all(&h, "svg.rows rect.bar").is_empty());
     h.remove();
 }
+
+/// The browser's inflater (web/src/inflate.rs, the page's first chart) reads share links as the core's
+/// own (`share::decode`, the app and the CLI) does: the same texts from good links, the same refusals
+/// of cut and oversized ones (the core's rules: a cut stream is `Truncated`, more than `MAX_TEXT_LEN`
+/// bytes is `TextTooLarge`, exactly that many is fine).
+#[wasm_bindgen_test]
+async fn the_browsers_inflater_reads_links_as_the_core_does() {
+    use fleetplan::share::{self, ShareError, MAX_TEXT_LEN};
+    use fleetplan_web::inflate;
+    for example in fleetplan::examples::all() {
+        let payload = share::encode(example.text);
+        assert_eq!(
+            inflate::decode(&payload).await.as_deref(),
+            Ok(example.text),
+            "{}",
+            example.name
+        );
+    }
+    let payload = share::encode(example());
+    for cut in [
+        3,
+        10,
+        payload.len() / 2,
+        payload.len() - 40,
+        payload.len() - 1,
+    ] {
+        let cut = &payload[..cut];
+        assert_eq!(share::decode(cut), Err(ShareError::Truncated));
+        assert_eq!(
+            inflate::decode(cut).await,
+            Err(ShareError::Truncated),
+            "{cut}"
+        );
+    }
+    // A character changed in the middle: refused or read, never a different text without an error.
+    let mut flipped = payload.clone().into_bytes();
+    let mid = flipped.len() / 2;
+    flipped[mid] = if flipped[mid] == b'A' { b'B' } else { b'A' };
+    let flipped = String::from_utf8(flipped).unwrap();
+    assert!(inflate::decode(&flipped).await.is_err());
+    assert!(share::decode(&flipped).is_err());
+    let at_cap = "b".repeat(MAX_TEXT_LEN);
+    assert_eq!(
+        inflate::decode(&share::encode(&at_cap))
+            .await
+            .map(|t| t.len()),
+        Ok(MAX_TEXT_LEN)
+    );
+    let over = "b".repeat(MAX_TEXT_LEN + 1);
+    assert_eq!(
+        inflate::decode(&share::encode(&over)).await,
+        Err(ShareError::TextTooLarge)
+    );
+}
