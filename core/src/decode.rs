@@ -115,7 +115,7 @@ pub fn needs_gke(doc: &Node) -> bool {
         .get("strategy")
         .and_then(|s| s.get("kind"))
         .and_then(|k| k.scalar())
-        .map(|k| k.text.as_str());
+        .map(|k| k.text.as_ref());
     kind.is_some_and(|k| GKE_KINDS.contains(&k)) || doc.get("versions").is_some()
 }
 
@@ -535,7 +535,7 @@ impl Reader<'_> {
         let kind = n
             .get("kind")
             .and_then(|k| k.scalar())
-            .map(|k| k.text.as_str());
+            .map(|k| k.text.as_ref());
         match kind {
             Some("kubefleet-rolling") => return self.rolling_strategy(n, p),
             Some(k) if GKE_KINDS.contains(&k) => {

@@ -107,12 +107,12 @@ fn concurrent_runs(scenarios: &[Scenario], diags: &mut Vec<Diagnostic>) {
 /// A document's object, with the file it came from.
 struct Object<'n> {
     kind: String,
-    node: &'n Node,
+    node: &'n Node<'n>,
     file: &'n str,
 }
 
 /// Expands `kind: List` (and `*List`) documents into their items.
-fn flatten<'n>(docs: &[(&'n Node, &'n str)], diags: &mut Vec<Diagnostic>) -> Vec<Object<'n>> {
+fn flatten<'n>(docs: &[(&'n Node<'n>, &'n str)], diags: &mut Vec<Diagnostic>) -> Vec<Object<'n>> {
     let mut out = Vec::new();
     // Depth is bounded by the parser's nesting limit, so this stack stays small.
     let mut stack: Vec<(&Node, &str)> = docs.iter().rev().copied().collect();
@@ -120,7 +120,7 @@ fn flatten<'n>(docs: &[(&'n Node, &'n str)], diags: &mut Vec<Diagnostic>) -> Vec
         let kind = node
             .get("kind")
             .and_then(|k| k.scalar())
-            .map(|s| s.text.clone())
+            .map(|s| s.text.to_string())
             .unwrap_or_default();
         if kind.is_empty() {
             let mut d = Diagnostic::warning(
@@ -389,7 +389,7 @@ impl ObjectSet {
                     .and_then(|m| m.get("labels"))
                     .and_then(|l| l.get(PARENT_LABEL))
                     .and_then(|v| v.scalar())
-                    .map(|s| s.text.clone());
+                    .map(|s| s.text.to_string());
                 if let (Some("Unscheduled"), Some(target)) = (state.as_deref(), target) {
                     self.bindings.push(Binding { target, parent });
                 }
@@ -838,7 +838,7 @@ fn read_rolling(
             }
             if !kinds.iter().any(|k| k.kind == kind.text) {
                 kinds.push(PlacedResource {
-                    kind: kind.text.clone(),
+                    kind: kind.text.to_string(),
                     service_type: None,
                 });
             }
@@ -854,7 +854,11 @@ fn state_from_status(run: &Node) -> Option<&'static str> {
     let Value::Seq(conditions) = &run.get("status")?.get("conditions")?.value else {
         return None;
     };
-    let text = |c: &Node, key: &str| c.get(key).and_then(|v| v.scalar()).map(|s| s.text.clone());
+    let text = |c: &Node, key: &str| {
+        c.get(key)
+            .and_then(|v| v.scalar())
+            .map(|s| s.text.to_string())
+    };
     let mut initialized = false;
     for c in conditions {
         match (text(c, "type").as_deref(), text(c, "reason").as_deref()) {
@@ -872,7 +876,7 @@ fn state_from_status(run: &Node) -> Option<&'static str> {
 }
 
 /// Follows `keys` through nested mappings, reporting any step that is not a mapping.
-fn dig<'n>(r: &mut Reader, n: &'n Node, base: &Path, keys: &[&str]) -> Option<&'n Node> {
+fn dig<'n>(r: &mut Reader, n: &'n Node<'n>, base: &Path, keys: &[&str]) -> Option<&'n Node<'n>> {
     let mut node = n;
     let mut path = base.clone();
     for key in keys {

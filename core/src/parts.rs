@@ -21,7 +21,7 @@ pub type ManifestsFn = fn(&[(&Node, &str)]) -> (Vec<Scenario>, Vec<Diagnostic>);
 pub type GkeImportFn = fn(&[(&Node, &str, Shape)]) -> (Vec<Scenario>, Vec<Diagnostic>);
 /// Reads a text the fast readers give up on (`source::parse_full`): YAML errors, anchors, multi-line
 /// scalars and the rest of YAML, with their diagnostics.
-pub type YamlFn = fn(&str, &str) -> (Vec<Node>, Vec<Diagnostic>);
+pub type YamlFn = for<'a> fn(&'a str, &str) -> (Vec<Node<'a>>, Vec<Diagnostic>);
 /// Plans a KubeFleet rolling update (before the finishing touches of [`crate::plan`]).
 pub type RollingPlanFn = fn(&Scenario, &RollingRun) -> Plan;
 /// Plans a scenario of one of the GKE kinds (before the finishing touches of [`crate::plan`]).

@@ -5,6 +5,7 @@
 //! raw text and quoting: the decoder, not the parser, decides whether plain `007` is a number or the
 //! label value "007", because only it knows which field it is reading.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use yaml_rust2::parser::{Event, Parser, Tag};
@@ -30,33 +31,35 @@ pub const MAX_ALIAS_BYTES: usize = 16 * 1024 * 1024;
 
 /// A node and where it starts (1-based line and column).
 #[derive(Clone, Debug, PartialEq)]
-pub struct Node {
-    pub value: Value,
+pub struct Node<'a> {
+    pub value: Value<'a>,
     pub line: usize,
     pub column: usize,
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub enum Value {
-    Scalar(Scalar),
-    Seq(Vec<Node>),
+pub enum Value<'a> {
+    Scalar(Scalar<'a>),
+    Seq(Vec<Node<'a>>),
     /// Keys in document order; duplicates were already reported and collapsed (last value wins).
-    Map(Vec<Entry>),
+    Map(Vec<Entry<'a>>),
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct Entry {
-    /// Shared static text for well-known field names (see `keys`).
-    pub key: Key,
+pub struct Entry<'a> {
+    /// As written in the input when the fast reader read it without escapes; otherwise shared static
+    /// text for well-known field names (see `keys`), or owned.
+    pub key: Cow<'a, str>,
     pub key_line: usize,
     pub key_column: usize,
-    pub value: Node,
+    pub value: Node<'a>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct Scalar {
-    /// The text after YAML unescaping, before any type resolution.
-    pub text: String,
+pub struct Scalar<'a> {
+    /// The text after YAML unescaping, before any type resolution: borrowed from the input when
+    /// the fast reader read it without escapes (most scalars of a large text), owned otherwise.
+    pub text: Cow<'a, str>,
     pub style: Style,
     /// `'` or `"` for a flow scalar in quotes, so a position inside `text` can be mapped back to the
     /// source column past escapes (`\"`, `''`); `None` for plain and block scalars.
@@ -81,8 +84,8 @@ pub enum Resolved<'a> {
     Str(&'a str),
 }
 
-impl Node {
-    pub fn scalar(&self) -> Option<&Scalar> {
+impl<'a> Node<'a> {
+    pub fn scalar(&self) -> Option<&Scalar<'a>> {
         match &self.value {
             Value::Scalar(s) => Some(s),
             _ => None,
@@ -99,7 +102,7 @@ impl Node {
     }
 
     /// The value of `key` in a mapping.
-    pub fn get(&self, key: &str) -> Option<&Node> {
+    pub fn get(&self, key: &str) -> Option<&Node<'a>> {
         match &self.value {
             Value::Map(entries) => entries.iter().find(|e| e.key == key).map(|e| &e.value),
             _ => None,
@@ -121,6 +124,35 @@ impl Node {
         }
     }
 
+    /// The same tree owning all its text, for a tree that outlives the text it was read from.
+    pub fn into_owned(self) -> Node<'static> {
+        // Recursion is bounded: no tree is deeper than MAX_DEPTH.
+        let value = match self.value {
+            Value::Scalar(s) => Value::Scalar(Scalar {
+                text: Cow::Owned(s.text.into_owned()),
+                style: s.style,
+                quote: s.quote,
+            }),
+            Value::Seq(items) => Value::Seq(items.into_iter().map(Node::into_owned).collect()),
+            Value::Map(entries) => Value::Map(
+                entries
+                    .into_iter()
+                    .map(|e| Entry {
+                        key: keys::key(e.key.into_owned()),
+                        key_line: e.key_line,
+                        key_column: e.key_column,
+                        value: e.value.into_owned(),
+                    })
+                    .collect(),
+            ),
+        };
+        Node {
+            value,
+            line: self.line,
+            column: self.column,
+        }
+    }
+
     pub fn location(&self, file: &str) -> Location {
         Location {
             file: file.to_string(),
@@ -130,7 +162,7 @@ impl Node {
     }
 }
 
-impl Scalar {
+impl Scalar<'_> {
     pub fn resolve(&self) -> Resolved<'_> {
         if self.style == Style::Quoted {
             return Resolved::Str(&self.text);
@@ -225,7 +257,7 @@ fn is_core_float(t: &str) -> bool {
 /// Parses every document of `text`. Problems (syntax errors, duplicate keys, bad aliases) come back as
 /// diagnostics located in `file`; the documents parsed before a syntax error are still returned.
 /// Empty documents (only comments, a bare `---`) are dropped.
-pub fn parse(text: &str, file: &str) -> (Vec<Node>, Vec<Diagnostic>) {
+pub fn parse<'a>(text: &'a str, file: &str) -> (Vec<Node<'a>>, Vec<Diagnostic>) {
     match parse_fast(text) {
         Some(docs) => (docs, Vec::new()),
         None => parse_full(text, file),
@@ -235,7 +267,7 @@ pub fn parse(text: &str, file: &str) -> (Vec<Node>, Vec<Diagnostic>) {
 /// The fast readers alone: the documents of a text in the subset they know (which needs no
 /// diagnostic), or `None` when only [`parse_full`] can read it. A front end that brings the full
 /// reader in later (see [`crate::parts`]) reads most texts with this alone.
-pub fn parse_fast(text: &str) -> Option<Vec<Node>> {
+pub fn parse_fast(text: &str) -> Option<Vec<Node<'_>>> {
     // Editors on Windows like to start files with a byte order mark; it is not part of any key.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     // Strict JSON that needs no diagnostic is read by the fast reader (`kubectl get -o json` of a
@@ -252,7 +284,7 @@ pub fn parse_fast(text: &str) -> Option<Vec<Node>> {
 
 /// What [`parse`] does with a text the fast readers give up on: the event parser, with every
 /// diagnostic and limit (and, for JSON, the fallbacks below).
-pub fn parse_full(text: &str, file: &str) -> (Vec<Node>, Vec<Diagnostic>) {
+pub fn parse_full(text: &str, file: &str) -> (Vec<Node<'static>>, Vec<Diagnostic>) {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let (docs, mut diags) = parse_slow(text, file);
     // The warnings' "… and N more" is written here, where the list is handed out.
@@ -260,7 +292,7 @@ pub fn parse_full(text: &str, file: &str) -> (Vec<Node>, Vec<Diagnostic>) {
     (docs, diags)
 }
 
-fn parse_slow(text: &str, file: &str) -> (Vec<Node>, Vec<Diagnostic>) {
+fn parse_slow(text: &str, file: &str) -> (Vec<Node<'static>>, Vec<Diagnostic>) {
     let first = parse_yaml(text, file);
     if first.error.is_none() {
         return (first.docs, first.diags);
@@ -286,7 +318,7 @@ fn parse_slow(text: &str, file: &str) -> (Vec<Node>, Vec<Diagnostic>) {
 
 /// The YAML reader alone, for tests that compare the fast JSON reader with it.
 #[cfg(test)]
-pub(crate) fn parse_yaml_only(text: &str, file: &str) -> (Vec<Node>, Vec<Diagnostic>) {
+pub(crate) fn parse_yaml_only(text: &str, file: &str) -> (Vec<Node<'static>>, Vec<Diagnostic>) {
     let o = parse_yaml(text, file);
     let mut diags = o.diags;
     diags.extend(o.error);
@@ -299,7 +331,7 @@ fn looks_like_json(text: &str) -> bool {
 }
 
 struct Outcome {
-    docs: Vec<Node>,
+    docs: Vec<Node<'static>>,
     diags: Vec<Diagnostic>,
     error: Option<Diagnostic>,
 }
@@ -355,13 +387,13 @@ enum Frame {
         line: usize,
         column: usize,
         anchor: usize,
-        items: Vec<Node>,
+        items: Vec<Node<'static>>,
     },
     Map {
         line: usize,
         column: usize,
         anchor: usize,
-        entries: Vec<Entry>,
+        entries: Vec<Entry<'static>>,
         /// Key → its entry, so a duplicate is found in constant time (a scan made 170,000 keys
         /// take over a minute).
         index: HashMap<String, usize>,
@@ -385,7 +417,7 @@ struct Builder<'f> {
     /// Line and column just past the last character: where the parser's "end of the text" is shown.
     end: (usize, usize),
     stack: Vec<Frame>,
-    docs: Vec<Node>,
+    docs: Vec<Node<'static>>,
     diags: Vec<Diagnostic>,
     /// Completed anchored nodes with their height and size, for the depth and size checks when an
     /// alias copies them.
@@ -396,7 +428,7 @@ struct Builder<'f> {
 }
 
 struct Anchored {
-    node: Node,
+    node: Node<'static>,
     height: usize,
     size: Size,
 }
@@ -497,7 +529,11 @@ impl<'f> Builder<'f> {
                     (style, quote) = (Style::Quoted, None);
                 }
                 let node = Node {
-                    value: Value::Scalar(Scalar { text, style, quote }),
+                    value: Value::Scalar(Scalar {
+                        text: Cow::Owned(text),
+                        style,
+                        quote,
+                    }),
                     line,
                     column,
                 };
@@ -632,7 +668,12 @@ impl<'f> Builder<'f> {
 
     /// Keeps a copy of an anchored node for its aliases. The copy counts against the same budget as
     /// the aliases' copies: anchors nested a hundred deep would otherwise copy the text a hundred times.
-    fn remember(&mut self, anchor: usize, node: &Node, height: usize) -> Result<(), Diagnostic> {
+    fn remember(
+        &mut self,
+        anchor: usize,
+        node: &Node<'static>,
+        height: usize,
+    ) -> Result<(), Diagnostic> {
         if anchor == 0 {
             return Ok(());
         }
@@ -662,7 +703,7 @@ impl<'f> Builder<'f> {
         )
     }
 
-    fn complete(&mut self, node: Node) {
+    fn complete(&mut self, node: Node<'static>) {
         match self.stack.last_mut() {
             None => {
                 if !node.is_null() {
@@ -685,7 +726,7 @@ impl<'f> Builder<'f> {
                         (*line, *column) = (node.line, node.column);
                     }
                     let text = match &node.value {
-                        Value::Scalar(s) => Some(s.text.clone()),
+                        Value::Scalar(s) => Some(s.text.to_string()),
                         _ => None,
                     };
                     if text.is_none() {
@@ -762,7 +803,7 @@ fn height(node: &Node) -> usize {
 
 /// Last resort for JSON that yaml-rust2 rejects. serde_json caps nesting at 128 itself; positions are
 /// lost, so every node points at the start of the input.
-fn parse_json(text: &str) -> Option<Vec<Node>> {
+fn parse_json(text: &str) -> Option<Vec<Node<'static>>> {
     let mut docs = Vec::new();
     for value in serde_json::Deserializer::from_str(text).into_iter::<serde_json::Value>() {
         docs.push(from_json(value.ok()?));
@@ -770,7 +811,7 @@ fn parse_json(text: &str) -> Option<Vec<Node>> {
     Some(docs)
 }
 
-fn from_json(value: serde_json::Value) -> Node {
+fn from_json(value: serde_json::Value) -> Node<'static> {
     use serde_json::Value as J;
     let value = match value {
         J::Null => Value::Scalar(Scalar {
@@ -779,17 +820,17 @@ fn from_json(value: serde_json::Value) -> Node {
             quote: None,
         }),
         J::Bool(b) => Value::Scalar(Scalar {
-            text: b.to_string(),
+            text: Cow::Owned(b.to_string()),
             style: Style::Plain,
             quote: None,
         }),
         J::Number(n) => Value::Scalar(Scalar {
-            text: n.to_string(),
+            text: Cow::Owned(n.to_string()),
             style: Style::Plain,
             quote: None,
         }),
         J::String(s) => Value::Scalar(Scalar {
-            text: s,
+            text: Cow::Owned(s),
             style: Style::Quoted,
             quote: Some('"'),
         }),
@@ -816,7 +857,7 @@ fn from_json(value: serde_json::Value) -> Node {
 mod tests {
     use super::*;
 
-    fn one(text: &str) -> Node {
+    fn one(text: &str) -> Node<'_> {
         let (mut docs, diags) = parse(text, "t.yaml");
         assert!(diags.is_empty(), "{diags:?}");
         assert_eq!(docs.len(), 1);

@@ -285,7 +285,7 @@ impl Reader<'_> {
                 entries
                     .iter()
                     .map(|e| {
-                        let v = e.value.scalar()?.text.clone();
+                        let v = e.value.scalar()?.text.to_string();
                         Some(Expr::Eq(Operand::Label(e.key.to_string()), Operand::Str(v)))
                     })
                     .collect()

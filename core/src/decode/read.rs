@@ -272,7 +272,12 @@ impl<'f> Reader<'f> {
 
     /// The entries of a mapping, warning about keys not in `known`. Null reads as absent; any other
     /// non-mapping is a type error.
-    pub fn map<'n>(&mut self, n: &'n Node, p: &Path, known: &[&str]) -> Option<&'n [Entry]> {
+    pub fn map<'n>(
+        &mut self,
+        n: &'n Node<'n>,
+        p: &Path,
+        known: &[&str],
+    ) -> Option<&'n [Entry<'n>]> {
         match &n.value {
             Value::Map(entries) => {
                 self.note(p, n);
@@ -314,7 +319,7 @@ impl<'f> Reader<'f> {
     }
 
     /// The items of a list. Null reads as absent.
-    pub fn seq<'n>(&mut self, n: &'n Node, p: &Path) -> Option<&'n [Node]> {
+    pub fn seq<'n>(&mut self, n: &'n Node<'n>, p: &Path) -> Option<&'n [Node<'n>]> {
         match &n.value {
             Value::Seq(items) => {
                 self.note(p, n);
@@ -334,7 +339,7 @@ impl<'f> Reader<'f> {
             (_, Some(Resolved::Null)) => None,
             (Value::Scalar(s), _) => {
                 self.note(p, n);
-                Some(s.text.clone())
+                Some(s.text.to_string())
             }
             _ => {
                 self.wrong_type("a string", p, n);
@@ -349,7 +354,7 @@ impl<'f> Reader<'f> {
         if let Value::Scalar(s) = &n.value {
             if !n.is_null() {
                 self.note_in(p, key, n);
-                return Some(s.text.clone());
+                return Some(s.text.to_string());
             }
         }
         self.string(n, &p.field(key))
@@ -359,7 +364,7 @@ impl<'f> Reader<'f> {
     pub fn label_value_in(&mut self, n: &Node, p: &Path, key: &str) -> Option<String> {
         if let (Value::Scalar(s), Some(Resolved::Str(_))) = (&n.value, n.resolve()) {
             self.note_in(p, key, n);
-            return Some(s.text.clone());
+            return Some(s.text.to_string());
         }
         self.label_value(n, &p.field(key))
     }
@@ -370,14 +375,14 @@ impl<'f> Reader<'f> {
         match (&n.value, n.resolve()) {
             (Value::Scalar(s), Some(Resolved::Str(_))) => {
                 self.note(p, n);
-                Some(s.text.clone())
+                Some(s.text.to_string())
             }
             (Value::Scalar(s), Some(r)) => {
                 self.note(p, n);
                 let text = if matches!(r, Resolved::Null) {
                     String::new()
                 } else {
-                    s.text.clone()
+                    s.text.to_string()
                 };
                 let msg = format!(
                     "label value `{}` is {}, but Kubernetes label values are strings; read as \"{text}\" (quote it to silence this)",
@@ -505,7 +510,7 @@ impl<'f> Reader<'f> {
             (_, Some(Resolved::Null)) => None,
             (Value::Scalar(s), _) => {
                 self.note(p, n);
-                Some(s.text.clone())
+                Some(s.text.to_string())
             }
             _ => {
                 self.wrong_type(expected, p, n);
@@ -541,7 +546,7 @@ fn escaped_width(c: char, quote: Option<char>) -> usize {
 }
 
 /// The value of `key` in a mapping's entries, with null treated as absent.
-pub(crate) fn get<'n>(entries: &'n [Entry], key: &str) -> Option<&'n Node> {
+pub(crate) fn get<'n>(entries: &'n [Entry<'n>], key: &str) -> Option<&'n Node<'n>> {
     entries
         .iter()
         .find(|e| e.key == key)

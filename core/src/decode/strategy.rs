@@ -100,7 +100,7 @@ impl Reader<'_> {
             }
             (Value::Scalar(s), Some(Resolved::Str(_))) => {
                 self.note(p, n);
-                Some(IntOrString::Str(s.text.clone()))
+                Some(IntOrString::Str(s.text.to_string()))
             }
             _ => {
                 self.wrong_type("an integer or a percentage string such as \"25%\"", p, n);

@@ -471,7 +471,7 @@ impl Reader<'_> {
             self.error("gke-too-many-labels", msg, p, n);
         }
         for e in entries {
-            let value = e.value.scalar().map_or("", |s| s.text.as_str());
+            let value = e.value.scalar().map_or("", |s| s.text.as_ref());
             for m in crate::labels::gcp::label_errors(&e.key, value) {
                 self.error("gke-label", m, &p.report_field(&e.key), &e.value);
             }

@@ -11,7 +11,7 @@ use super::keys::key as shared;
 use super::{Entry, Node, Scalar, Style, Value, MAX_DEPTH};
 
 /// Every JSON value of `text`, one after another (whitespace-separated), or `None`.
-pub fn parse(text: &str) -> Option<Vec<Node>> {
+pub fn parse(text: &str) -> Option<Vec<Node<'_>>> {
     let mut p = Parser {
         b: text.as_bytes(),
         text,
@@ -45,7 +45,7 @@ struct Parser<'t> {
     seen: (usize, usize),
 }
 
-impl Parser<'_> {
+impl<'t> Parser<'t> {
     fn ws(&mut self) {
         while let Some(&c) = self.b.get(self.i) {
             match c {
@@ -72,7 +72,7 @@ impl Parser<'_> {
         col
     }
 
-    fn value(&mut self, depth: usize) -> Option<Node> {
+    fn value(&mut self, depth: usize) -> Option<Node<'t>> {
         self.ws();
         let (line, column) = (self.line, self.column());
         let value = match *self.b.get(self.i)? {
@@ -155,7 +155,7 @@ impl Parser<'_> {
                 Value::Seq(items)
             }
             b'"' => Value::Scalar(Scalar {
-                text: self.string()?,
+                text: std::borrow::Cow::Owned(self.string()?),
                 style: Style::Quoted,
                 quote: Some('"'),
             }),
@@ -174,7 +174,7 @@ impl Parser<'_> {
                     return None;
                 }
                 Value::Scalar(Scalar {
-                    text: word.to_string(),
+                    text: std::borrow::Cow::Borrowed(word),
                     style: Style::Plain,
                     quote: None,
                 })

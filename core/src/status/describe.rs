@@ -56,7 +56,7 @@ struct Line<'t> {
 }
 
 /// Every object described in `text` (kubectl describes several one after the other).
-pub fn parse(text: &str, file: &str) -> (Vec<Node>, Vec<Diagnostic>) {
+pub fn parse(text: &str, file: &str) -> (Vec<Node<'static>>, Vec<Diagnostic>) {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut docs = Vec::new();
     let mut diags = Vec::new();
@@ -106,7 +106,7 @@ pub fn parse(text: &str, file: &str) -> (Vec<Node>, Vec<Diagnostic>) {
 }
 
 /// One described object: the header folded into `metadata`, the rest read as nested fields.
-fn object(lines: &[Line], file: &str, diags: &mut Vec<Diagnostic>) -> Node {
+fn object(lines: &[Line], file: &str, diags: &mut Vec<Diagnostic>) -> Node<'static> {
     let mut header: Vec<Entry> = Vec::new();
     let mut body_start = 0;
     let mut i = 0;
@@ -200,7 +200,7 @@ fn block(
     file: &str,
     diags: &mut Vec<Diagnostic>,
     depth: usize,
-) -> (Node, usize) {
+) -> (Node<'static>, usize) {
     let (line, column) = lines
         .first()
         .map_or((1, indent + 1), |l| (l.number, l.indent + 1));
@@ -343,11 +343,11 @@ pub fn json_name(label: &str) -> String {
     out
 }
 
-fn scalar(text: &str, line: usize, column: usize) -> Node {
+fn scalar(text: &str, line: usize, column: usize) -> Node<'static> {
     let value = if text == "<none>" { "" } else { text };
     Node {
         value: Value::Scalar(Scalar {
-            text: value.to_string(),
+            text: value.to_string().into(),
             // Plain, so `1` reads as a number and `True` as the condition's text, as in YAML.
             style: Style::Plain,
             quote: None,

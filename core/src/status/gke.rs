@@ -177,7 +177,7 @@ pub fn read(n: &Node, file: &str, diags: &mut Vec<Diagnostic>) -> Option<Rollout
                 for t in targets {
                     if let Some(s) = t.get("state").and_then(|v| v.scalar()) {
                         if state.is_empty() || rank(&s.text) < rank(&state) {
-                            state = s.text.clone();
+                            state = s.text.to_string();
                         }
                     }
                 }
@@ -204,7 +204,7 @@ pub fn read(n: &Node, file: &str, diags: &mut Vec<Diagnostic>) -> Option<Rollout
             let reason = item
                 .get("reason")
                 .and_then(|v| v.scalar())
-                .map(|s| s.text.clone());
+                .map(|s| s.text.to_string());
             if let Some(m) = m {
                 excluded.push((m, reason.unwrap_or_default()));
             }

@@ -27,12 +27,12 @@ struct Fleet<'n> {
     fleet: String,
     upstream: Option<String>,
     soak: Option<crate::time::Duration>,
-    node: &'n Node,
+    node: &'n Node<'n>,
     file: &'n str,
 }
 
-fn text(n: Option<&Node>) -> Option<&str> {
-    n.and_then(|v| v.scalar()).map(|s| s.text.as_str())
+fn text<'a>(n: Option<&'a Node<'a>>) -> Option<&'a str> {
+    n.and_then(|v| v.scalar()).map(|s| s.text.as_ref())
 }
 
 fn fleet_of(n: &Node) -> Option<String> {
@@ -44,7 +44,7 @@ fn fleet_of(n: &Node) -> Option<String> {
     rest.split_once('/').map(|(p, _)| p.to_string())
 }
 
-fn cu_spec(n: &Node) -> Option<&Node> {
+fn cu_spec<'a>(n: &'a Node<'a>) -> Option<&'a Node<'a>> {
     n.get("clusterupgrade")
         .or_else(|| n.get("spec").and_then(|s| s.get("clusterupgrade")))
 }

@@ -221,7 +221,7 @@ fn stage(r: &mut Reader, n: &Node, p: &Path) -> Option<StageStatus> {
                     continue;
                 }
                 let Some(cname) = item.get("clusterName").and_then(|v| match v.scalar() {
-                    Some(s) if !v.is_null() => Some(s.text.clone()),
+                    Some(s) if !v.is_null() => Some(s.text.to_string()),
                     _ => r.string(v, &ip().report_field("clusterName")),
                 }) else {
                     r.missing("clusterName", &ip(), item);

@@ -327,7 +327,7 @@ fn not_started(scenario: &Scenario, options: &Options) -> Plan {
 }
 
 /// Parses every source: `kubectl describe` text by its own reader, the rest as YAML or JSON.
-fn parse<'s>(sources: &[Source<'s>], diags: &mut Vec<Diagnostic>) -> Vec<(Node, &'s str)> {
+fn parse<'s>(sources: &[Source<'s>], diags: &mut Vec<Diagnostic>) -> Vec<(Node<'s>, &'s str)> {
     let mut out = Vec::new();
     for src in sources {
         let (docs, d) = if describe::looks_like_describe(src.text) {
@@ -478,7 +478,7 @@ fn rolling_items(docs: &[(&Node, &str)], contexts: &[(Node, &str)], out: &mut St
                         source::parse(&text, MEMBERS_FROM_STATUS)
                             .0
                             .into_iter()
-                            .map(|d| (d, MEMBERS_FROM_STATUS)),
+                            .map(|d| (d.into_owned(), MEMBERS_FROM_STATUS)),
                     );
                 }
             }

@@ -9,13 +9,16 @@ use crate::time::Time;
 /// A document's object, with the file it came from.
 pub struct Object<'n> {
     pub kind: String,
-    pub node: &'n Node,
+    pub node: &'n Node<'n>,
     pub file: &'n str,
 }
 
 /// Expands `kind: List` (and `*List`) documents into their items; objects without `kind` are
 /// reported and skipped.
-pub fn flatten<'n>(docs: &[(&'n Node, &'n str)], diags: &mut Vec<Diagnostic>) -> Vec<Object<'n>> {
+pub fn flatten<'n>(
+    docs: &[(&'n Node<'n>, &'n str)],
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<Object<'n>> {
     let mut out = Vec::new();
     // Depth is bounded by the parser's nesting limit, so this stack stays small.
     let mut stack: Vec<(&Node, &str)> = docs.iter().rev().copied().collect();
@@ -23,7 +26,7 @@ pub fn flatten<'n>(docs: &[(&'n Node, &'n str)], diags: &mut Vec<Diagnostic>) ->
         let kind = node
             .get("kind")
             .and_then(|k| k.scalar())
-            .map(|s| s.text.clone())
+            .map(|s| s.text.to_string())
             .unwrap_or_default();
         if kind == "List" || (kind.ends_with("List") && node.get("items").is_some()) {
             if let Some(Value::Seq(items)) = node.get("items").map(|i| &i.value) {
@@ -162,7 +165,7 @@ pub fn conditions(r: &mut Reader, n: Option<&Node>, path: impl Fn() -> Path) -> 
             Some(Node {
                 value: Value::Scalar(s),
                 ..
-            }) => s.text.clone(),
+            }) => s.text.to_string(),
             Some(v) => r.string(v, &p().index(i).field(key)).unwrap_or_default(),
             None => String::new(),
         };

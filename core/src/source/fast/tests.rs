@@ -7,7 +7,7 @@ use super::super::{parse_yaml, Node};
 use super::parse;
 
 /// The event parser's reading, when it reads the text without any diagnostic.
-fn reference(text: &str) -> Option<Vec<Node>> {
+fn reference(text: &str) -> Option<Vec<Node<'_>>> {
     let out = parse_yaml(text, "t.yaml");
     (out.error.is_none() && out.diags.is_empty()).then_some(out.docs)
 }
