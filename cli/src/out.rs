@@ -143,13 +143,17 @@ impl Write for Visible<'_> {
 }
 
 fn escape(text: &str) -> String {
+    // Runs of shown characters are copied as they are (a table with one arrow in it passed every
+    // character through here one by one: 167 M instructions of a 10,000-cluster plan's table).
     let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if c == '\n' {
-            out.push(c);
-        } else {
+    let mut run = 0;
+    for (i, c) in text.char_indices() {
+        if c != '\n' && fleetplan::visible::is_hidden(c) {
+            out.push_str(&text[run..i]);
             fleetplan::visible::push_visible(&mut out, c);
+            run = i + c.len_utf8();
         }
     }
+    out.push_str(&text[run..]);
     out
 }
