@@ -35,8 +35,10 @@ const parts = new Map();
 if (fs.existsSync(loader)) {
   const js = fs.readFileSync(loader, "utf8");
   const chunks = new Map();
-  for (const m of js.matchAll(/const (__chunk_\d+) = makeLoad\(\(\) => \{[^]*?"\.\/([^"]+\.wasm)"/g)) chunks.set(m[1], m[2]);
-  for (const m of js.matchAll(/export const __wasm_split_load_(\w+?)_\d+ = wrapAsyncCb\(makeLoad\(([^]*?), \[([^\]]*)\]\)\);/g)) {
+  // As wasm-split-cli writes it or as scripts/minify-hook.sh leaves it (whitespace gone, the
+  // declarations joined by commas, names kept).
+  for (const m of js.matchAll(/(?:\bconst\s+|,\s*)(__chunk_\d+)\s*=\s*makeLoad\(\(\)\s*=>\s*\{[^]*?"\.\/([^"]+\.wasm)"/g)) chunks.set(m[1], m[2]);
+  for (const m of js.matchAll(/(?:\bexport\s+const\s+|,\s*)__wasm_split_load_(\w+?)_\d+\s*=\s*wrapAsyncCb\(makeLoad\(([^]*?),\s*\[([^\]]*)\]\)\)/g)) {
     const own = m[2].match(/"\.\/([^"]+\.wasm)"/);
     const deps = m[3].split(",").map((s) => s.trim()).filter(Boolean).map((c) => chunks.get(c));
     parts.set(m[1], [...(own ? [own[1]] : []), ...deps]);
