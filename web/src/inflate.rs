@@ -5,7 +5,7 @@
 //! ([`share::unpack`], [`share::text_of`]); only the inflating happens here, under the same limit as
 //! the core's own inflater ([`share::MAX_TEXT_LEN`]: a small link must not unpack into gigabytes),
 //! read chunk by chunk and cancelled past it. The core's [`share::decode`] stays the one the app
-//! (loaded on demand), the CLI and the tests use; both read the same zlib-wrapped deflate, Adler-32
+//! (loaded on demand) and the tests use; both read the same zlib-wrapped deflate, Adler-32
 //! checked (the browser's `deflate` format).
 
 use fleetplan::share::{self, ShareError};
