@@ -70,9 +70,51 @@ impl Time {
     }
 }
 
+impl Time {
+    /// The RFC 3339 text of an instant of a four-digit year (all that plans show but the time cap's
+    /// year 10000), written into `buf` digit by digit; `None` for other years.
+    fn rfc3339(self, buf: &mut [u8; 24]) -> Option<&str> {
+        let days = self.0.div_euclid(DAY.0);
+        let ms = self.0.rem_euclid(DAY.0);
+        let (y, m, d) = civil_from_days(days);
+        if !(0..=9999).contains(&y) {
+            return None;
+        }
+        let mut put = |at: usize, width: usize, mut v: i64| {
+            for i in (at..at + width).rev() {
+                buf[i] = b'0' + (v % 10) as u8;
+                v /= 10;
+            }
+        };
+        put(0, 4, y);
+        put(5, 2, m);
+        put(8, 2, d);
+        put(11, 2, ms / HOUR.0);
+        put(14, 2, ms % HOUR.0 / MINUTE.0);
+        put(17, 2, ms % MINUTE.0 / 1000);
+        let milli = ms % 1000;
+        let len = if milli != 0 {
+            put(20, 3, milli);
+            24
+        } else {
+            20
+        };
+        (buf[4], buf[7], buf[10], buf[13], buf[16]) = (b'-', b'-', b'T', b':', b':');
+        buf[19] = if milli != 0 { b'.' } else { b'Z' };
+        buf[23] = b'Z';
+        std::str::from_utf8(&buf[..len]).ok()
+    }
+}
+
 impl fmt::Display for Time {
     /// UTC, RFC 3339, seconds precision unless the instant carries milliseconds.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Digits written by hand and the text handed over once: a 10,000-cluster plan's table shows
+        // some 100,000 instants, and six padded integers through the formatting machinery each were
+        // 175 M instructions of `fleetplan plan`'s 1,070 M.
+        if let Some(text) = self.rfc3339(&mut [0; 24]) {
+            return f.write_str(text);
+        }
         let days = self.0.div_euclid(DAY.0);
         let ms = self.0.rem_euclid(DAY.0);
         let (y, m, d) = civil_from_days(days);
@@ -82,43 +124,22 @@ impl fmt::Display for Time {
             ms % MINUTE.0 / 1000,
             ms % 1000,
         );
-        if !(0..=9999).contains(&y) {
-            write!(f, "{y:04}-{m:02}-{d:02}T{h:02}:{min:02}:{sec:02}")?;
-            if milli != 0 {
-                write!(f, ".{milli:03}")?;
-            }
-            return f.write_str("Z");
+        write!(f, "{y:04}-{m:02}-{d:02}T{h:02}:{min:02}:{sec:02}")?;
+        if milli != 0 {
+            write!(f, ".{milli:03}")?;
         }
-        // Digits written by hand and the text handed over once: a 10,000-cluster plan's table shows
-        // some 100,000 instants, and six padded integers through the formatting machinery each were
-        // 175 M instructions of `fleetplan plan`'s 1,070 M.
-        let mut b = *b"0000-00-00T00:00:00.000Z";
-        let mut put = |at: usize, width: usize, mut v: i64| {
-            for i in (at..at + width).rev() {
-                b[i] = b'0' + (v % 10) as u8;
-                v /= 10;
-            }
-        };
-        put(0, 4, y);
-        put(5, 2, m);
-        put(8, 2, d);
-        put(11, 2, h);
-        put(14, 2, min);
-        put(17, 2, sec);
-        let len = if milli != 0 {
-            put(20, 3, milli);
-            24
-        } else {
-            b[19] = b'Z';
-            20
-        };
-        f.write_str(std::str::from_utf8(&b[..len]).unwrap_or_default())
+        f.write_str("Z")
     }
 }
 
 impl Serialize for Time {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
+        // One string, not the text collected piece by piece through a formatter (JSON of a
+        // 10,000-cluster GKE plan: 122 M instructions in instants).
+        match self.rfc3339(&mut [0; 24]) {
+            Some(text) => s.serialize_str(text),
+            None => s.collect_str(self),
+        }
     }
 }
 
