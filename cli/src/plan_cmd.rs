@@ -124,11 +124,16 @@ pub(crate) fn write_structured(
         }
         return Ok(());
     }
+    // serde_json writes in pieces of a few bytes; a buffer it can see into takes them without a
+    // call through `dyn Write` each (241 M of 1,281 M instructions for a 10,000-cluster GKE plan).
+    let mut buffered = io::BufWriter::with_capacity(1 << 16, &mut *w);
     match plans {
-        [one] => serde_json::to_writer_pretty(&mut *w, one),
-        many => serde_json::to_writer_pretty(&mut *w, many),
+        [one] => serde_json::to_writer_pretty(&mut buffered, one),
+        many => serde_json::to_writer_pretty(&mut buffered, many),
     }
     .map_err(io::Error::other)?;
+    buffered.flush()?;
+    drop(buffered);
     writeln!(w)
 }
 
