@@ -131,10 +131,19 @@ pub(crate) fn write_structured(
         [one] => serde_json::to_writer_pretty(&mut buffered, one),
         many => serde_json::to_writer_pretty(&mut buffered, many),
     }
-    .map_err(io::Error::other)?;
+    .map_err(io_error)?;
     buffered.flush()?;
     drop(buffered);
     writeln!(w)
+}
+
+/// serde_json's error as an I/O error of the kind it came from, so a closed pipe met while writing
+/// is recognized as one (`out::to_stdout`).
+fn io_error(e: serde_json::Error) -> io::Error {
+    match e.io_error_kind() {
+        Some(kind) => io::Error::from(kind),
+        None => io::Error::other(e),
+    }
 }
 
 /// The whole chart, fitted to a width that keeps an hour of a day-long run readable.

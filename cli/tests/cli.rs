@@ -748,3 +748,26 @@ fn status_table_says_how_long_until_the_eta_in_two_units() {
         assert_eq!(rest, format!("(in {})", expected.human()), "{eta}");
     }
 }
+
+#[test]
+fn a_closed_stdout_ends_json_output_quietly_too() {
+    // The same rule as the table's (out.rs: a closed pipe keeps the status already earned), for JSON,
+    // whose writer reports the pipe's error through its own error type.
+    let mut child = Command::new(BIN)
+        .args([
+            "plan",
+            "--format",
+            "json",
+            &repo_file("examples/large-fleet.yaml"),
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    drop(child.stdout.take());
+    let o = child.wait_with_output().expect("the binary finishes");
+    assert_no_panic(&o);
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    assert_eq!(stderr(&o), "");
+}
