@@ -145,24 +145,36 @@ crate::on_demand! {
 }
 
 fn mount_app(text: String, banner: Option<String>, embed: bool) {
+    let body = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.body());
+    let focus = body.as_ref().and_then(|b| viewer::focused_place(b));
     leptos::mount::mount_to_body(move || {
         view! { <Planner initial=text banner=banner embed=embed persist=!embed /> }
     });
-    if let Some(body) = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.body())
-    {
+    if let Some(body) = body {
         viewer::remove(&body);
+        keep_focus(body.into(), focus);
     }
 }
 
 fn mount_chart(element: web_sys::HtmlElement, text: String) {
+    let focus = viewer::focused_place(&element);
     viewer::remove(&element);
     leptos::mount::mount_to(
-        element,
+        element.clone(),
         move || view! { <Planner initial=text embed=true /> },
     )
     .forget();
+    keep_focus(element.into(), focus);
+}
+
+/// Puts the keyboard's focus back where it was in the viewer (an embed's first Tab brings the app,
+/// whose markup replaces the viewer's), once the app's chart has drawn its rows.
+fn keep_focus(host: web_sys::Element, place: Option<u32>) {
+    if let Some(place) = place {
+        browser::after_next_paint(move || viewer::focus_place(&host, place));
+    }
 }
 
 /// What the page opens: whether it is an embed (`?embed=1`), its address fragment, and the opening text

@@ -102,6 +102,37 @@ pub fn remove(host: &web_sys::Element) {
     }
 }
 
+/// What can hold the keyboard's focus in the viewer's markup, and in the app's that replaces it (the
+/// same elements in the same order).
+const FOCUSABLE: &str = "button, a[href], input, summary, [tabindex]";
+
+/// Where the keyboard's focus is in `host`'s viewer: its place among the focusable elements, when the
+/// reader has tabbed into it (an embed's first key brings the app, which must not drop the focus).
+pub fn focused_place(host: &web_sys::Element) -> Option<u32> {
+    let active = host.owner_document()?.active_element()?;
+    let root = host
+        .query_selector(&format!(":scope > [{ROOT_ATTR}]"))
+        .ok()??;
+    let all = root.query_selector_all(FOCUSABLE).ok()?;
+    (0..all.length()).find(|&i| all.item(i).is_some_and(|n| n.is_same_node(Some(&active))))
+}
+
+/// Focuses the element at `place` among `host`'s focusable elements (see [`focused_place`]).
+pub fn focus_place(host: &web_sys::Element, place: u32) {
+    let Some(node) = host
+        .query_selector_all(FOCUSABLE)
+        .ok()
+        .and_then(|all| all.item(place))
+    else {
+        return;
+    };
+    if let Some(el) = node.dyn_ref::<web_sys::HtmlElement>() {
+        let _ = el.focus();
+    } else if let Some(el) = node.dyn_ref::<web_sys::SvgElement>() {
+        let _ = el.focus();
+    }
+}
+
 /// The reader's zone over the weeks around the plan, as the app's clock computes it (lib.rs
 /// `provide_clock`): the same weeks, so the same offsets and abbreviations.
 fn zone_for(plan: Option<&Plan>, name: Option<&str>) -> Zone {
