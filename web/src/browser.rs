@@ -217,6 +217,13 @@ pub fn on_first_interaction(target: &web_sys::EventTarget, f: impl FnOnce() + 's
     *own.borrow_mut() = Some(listener);
 }
 
+/// Keeps `value` alive until the next frame has been painted, then drops it: freeing the previous
+/// plan of a 1,000-cluster scenario (its clusters, phases and messages) is work the new frame does
+/// not need done first. Outside a browser it is dropped at once.
+pub fn drop_after_paint<T: 'static>(value: T) {
+    after_next_paint(move || drop(value));
+}
+
 /// Milliseconds from the page's time origin, for the app's own timing display.
 pub fn now_ms() -> f64 {
     window()

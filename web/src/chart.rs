@@ -25,6 +25,7 @@ use leptos::html;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
+use crate::browser;
 use crate::clock;
 
 /// Width of the label column left of the time area, px (the SVG export's too).
@@ -224,7 +225,11 @@ pub fn GanttChart(
             })
         })
     });
-    let laid = Memo::new(move |_| {
+    let laid = Memo::new(move |prev: Option<&Option<Laid>>| {
+        // The previous layout is freed after the new one is painted (see `browser::drop_after_paint`).
+        if let Some(Some(p)) = prev {
+            browser::drop_after_paint(p.chart.clone());
+        }
         let v = view.get()?;
         plan.with(|p| {
             p.as_ref().map(|p| Laid {

@@ -281,6 +281,11 @@ pub fn Planner(
         });
         replan_ms.set_value(browser::now_ms() - t0);
         kinds.fetch(&a.missing);
+        // The memo drops the previous analysis once this one is in; its plan and scenario are freed
+        // after the new chart is painted instead.
+        if let Some(p) = prev {
+            browser::drop_after_paint((p.plan.clone(), p.scenario.clone()));
+        }
         a
     });
     let base_plan = Signal::derive(move || analysis.with(|a| a.plan.clone()));
