@@ -11,28 +11,7 @@ without the exports wasm-opt drops it. The JavaScript glue keeps the classes' un
 """
 import sys
 
-
-def leb(buf, i):
-    result = shift = 0
-    while True:
-        b = buf[i]
-        i += 1
-        result |= (b & 0x7F) << shift
-        shift += 7
-        if b < 0x80:
-            return result, i
-
-
-def uleb(n):
-    out = bytearray()
-    while True:
-        b = n & 0x7F
-        n >>= 7
-        if n:
-            out.append(b | 0x80)
-        else:
-            out.append(b)
-            return bytes(out)
+from wasmbin import leb, sections, uleb
 
 
 def main():
@@ -42,13 +21,8 @@ def main():
     buf = open(path, "rb").read()
     assert buf[:4] == b"\0asm", f"{path}: not a wasm module"
     out = bytearray(buf[:8])
-    i = 8
     dropped = []
-    while i < len(buf):
-        sid = buf[i]
-        size, j = leb(buf, i + 1)
-        payload = buf[j : j + size]
-        i = j + size
+    for sid, payload in sections(buf):
         if sid == 7:
             count, k = leb(payload, 0)
             kept = []

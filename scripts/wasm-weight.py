@@ -13,26 +13,7 @@ import re
 import sys
 import zlib
 
-
-def leb(buf, i):
-    result = shift = 0
-    while True:
-        b = buf[i]
-        i += 1
-        result |= (b & 0x7F) << shift
-        shift += 7
-        if b < 0x80:
-            return result, i
-
-
-def sections(buf):
-    assert buf[:4] == b"\0asm", "not a wasm module"
-    i = 8
-    while i < len(buf):
-        sid = buf[i]
-        size, j = leb(buf, i + 1)
-        yield sid, buf[j : j + size]
-        i = j + size
+from wasmbin import leb, sections
 
 
 def imported_functions(payload):

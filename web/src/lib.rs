@@ -69,13 +69,7 @@ pub fn start() {
         return;
     }
     theme::Theme::saved().apply(false);
-    let (search, hash) = browser::location_parts();
-    let embed = link::embed_mode(&search);
-    let saved = if embed {
-        None
-    } else {
-        browser::storage_get(link::AUTOSAVE_KEY)
-    };
+    let (embed, hash, saved) = page_parts();
     // A share link's scenario is inflated by the browser, one asynchronous step before the chart.
     match link::fragment_payload(&hash).map(str::to_string) {
         Some(payload) => wasm_bindgen_futures::spawn_local(async move {
@@ -177,10 +171,9 @@ fn keep_focus(host: web_sys::Element, place: Option<u32>) {
     }
 }
 
-/// What the page opens: whether it is an embed (`?embed=1`), its address fragment, and the opening text
-/// (the fragment's scenario, else the autosave, else the example). An embedded chart must neither read
-/// nor overwrite the user's own autosaved work.
-fn page_opening() -> (bool, String, link::Opening) {
+/// What the page opens with: whether it is an embed (`?embed=1`), its address fragment, and the
+/// autosaved text. An embedded chart must neither read nor overwrite the user's own autosaved work.
+fn page_parts() -> (bool, String, Option<String>) {
     let (search, hash) = browser::location_parts();
     let embed = link::embed_mode(&search);
     let saved = if embed {
@@ -188,14 +181,20 @@ fn page_opening() -> (bool, String, link::Opening) {
     } else {
         browser::storage_get(link::AUTOSAVE_KEY)
     };
-    let opening = link::opening(&hash, saved);
-    (embed, hash, opening)
+    (embed, hash, saved)
+}
+
+/// What the page opens: whether it is an embed, and the opening text (the fragment's scenario, else the
+/// autosave, else the example).
+fn page_opening() -> (bool, link::Opening) {
+    let (embed, hash, saved) = page_parts();
+    (embed, link::opening(&hash, saved))
 }
 
 /// The page: reads `?embed=1`, the share fragment and the autosave, then shows the planner.
 #[component]
 pub fn App() -> impl IntoView {
-    let (embed, _, opening) = page_opening();
+    let (embed, opening) = page_opening();
     view! { <Planner initial=opening.text banner=opening.banner embed=embed persist=!embed /> }
 }
 
