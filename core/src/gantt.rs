@@ -238,46 +238,18 @@ fn assign_lanes(bars: &mut [Bar]) {
     }
 }
 
+/// [`assign_lanes`] for any row: the order by start from the shared sort, the buffers on the heap.
 fn assign_many_lanes(bars: &mut [Bar]) {
-    let mut lane_ends: Vec<f64> = Vec::new();
     let mut order: Vec<usize> = (0..bars.len()).collect();
     crate::sort::sort_by(&mut order, |&a, &b| bars[a].x.total_cmp(&bars[b].x));
-    for i in order {
-        let b = &mut bars[i];
-        let lane = lane_ends
-            .iter()
-            .position(|end| *end <= b.x + 0.5)
-            .unwrap_or(lane_ends.len());
-        if lane == lane_ends.len() {
-            lane_ends.push(0.0);
-        }
-        lane_ends[lane] = b.x + b.width;
-        b.lane = lane.min(u8::MAX as usize) as u8;
-    }
-    let lanes = lane_ends.len().clamp(1, u8::MAX as usize) as u8;
-    // Only bars that overlap another are drawn in a strip; the rest keep the full row height.
-    let overlapping: Vec<bool> = (0..bars.len())
-        .map(|i| {
-            let a = &bars[i];
-            bars.iter()
-                .enumerate()
-                .any(|(j, b)| j != i && a.x < b.x + b.width - 0.5 && b.x < a.x + a.width - 0.5)
-        })
-        .collect();
-    for (b, overlaps) in bars.iter_mut().zip(overlapping) {
-        if overlaps {
-            b.lanes = lanes;
-        } else {
-            b.lane = 0;
-            b.lanes = 1;
-        }
-    }
+    let n = bars.len();
+    place_in_lanes(bars, &order, &mut vec![0.0; n], &mut vec![false; n]);
 }
 
 /// [`assign_lanes`] for a row of at most [`FEW_BARS`] bars, with the same result: the order by start
-/// (ties in row order) is an insertion sort, and the lanes and overlaps live on the stack. The chart
-/// lays out every row on each edit, and a 1,000-cluster plan spent more on these small vectors'
-/// allocations than on the lanes.
+/// (ties in row order) is an insertion sort, and the buffers live on the stack. The chart lays out
+/// every row on each edit, and a 1,000-cluster plan spent more on small vectors' allocations than on
+/// the lanes.
 fn assign_few_lanes(bars: &mut [Bar]) {
     let n = bars.len();
     let mut order = [0usize; FEW_BARS];
@@ -289,9 +261,25 @@ fn assign_few_lanes(bars: &mut [Bar]) {
         }
         order[k] = i;
     }
-    let mut lane_ends = [0.0f64; FEW_BARS];
+    place_in_lanes(
+        bars,
+        &order[..n],
+        &mut [0.0; FEW_BARS][..n],
+        &mut [false; FEW_BARS][..n],
+    );
+}
+
+/// The lanes of a row's bars taken in `order` (by start): each goes into the first lane free by then.
+/// Only bars that overlap another are drawn in a strip; the rest keep the full row height.
+/// `lane_ends` and `overlapping` are scratch of one slot per bar (a row never needs more lanes).
+fn place_in_lanes(
+    bars: &mut [Bar],
+    order: &[usize],
+    lane_ends: &mut [f64],
+    overlapping: &mut [bool],
+) {
     let mut lanes_used = 0;
-    for &i in &order[..n] {
+    for &i in order {
         let b = &mut bars[i];
         let lane = lane_ends[..lanes_used]
             .iter()
@@ -301,18 +289,17 @@ fn assign_few_lanes(bars: &mut [Bar]) {
             lanes_used += 1;
         }
         lane_ends[lane] = b.x + b.width;
-        b.lane = lane as u8;
+        b.lane = lane.min(u8::MAX as usize) as u8;
     }
-    let lanes = lanes_used.max(1) as u8;
-    let mut overlapping = [false; FEW_BARS];
-    for (i, o) in overlapping[..n].iter_mut().enumerate() {
+    let lanes = lanes_used.clamp(1, u8::MAX as usize) as u8;
+    for (i, o) in overlapping.iter_mut().enumerate() {
         let a = &bars[i];
         *o = bars
             .iter()
             .enumerate()
             .any(|(j, b)| j != i && a.x < b.x + b.width - 0.5 && b.x < a.x + a.width - 0.5);
     }
-    for (b, &overlaps) in bars.iter_mut().zip(&overlapping[..n]) {
+    for (b, &overlaps) in bars.iter_mut().zip(overlapping.iter()) {
         if overlaps {
             b.lanes = lanes;
         } else {
@@ -1282,9 +1269,9 @@ mod tests {
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn rows_of_few_bars_get_the_lanes_the_general_rule_gives() {
-        // The rule (assign_many_lanes): bars by start, ties in row order, each into the first lane
-        // free by then; bars that overlap none keep the whole row. Rows with ties, touching bars,
-        // nested and disjoint ones, from 2 to 8 bars.
+        // Both paths place bars with place_in_lanes; the short one orders them by start with its own
+        // insertion sort, which must agree with the shared stable sort (ties in row order), or a row
+        // would get other lanes. Rows with ties, touching bars, nested and disjoint ones, 2 to 8 bars.
         let mut x: u64 = 13;
         let mut next = |m: u64| {
             x = x
