@@ -10,7 +10,7 @@
 set -euo pipefail
 
 source "$(dirname "${BASH_SOURCE[0]}")/release-tool.sh"
-release_tool esbuild minify-hook esbuild FLEETPLAN_NO_MINIFY "the JavaScript glue stays unminified"
+release_tool esbuild minify-hook esbuild FLEETPLAN_NO_MINIFY "the JavaScript glue and the split loader stay unminified"
 glue="$TRUNK_STAGING_DIR/fleetplan-web.js"
 # No target lowering (esbuild's default): the same JavaScript, only shorter. Export names are kept, so
 # pages and fleetplan-chart.js import it as before. Errors only: wasm-bindgen's import object names the

@@ -316,8 +316,8 @@ impl<'t> Reader<'t> {
                 _ => break,
             }
         }
-        // The tree of a large text lives until it is decoded: a list keeps only the room it uses
-        // (grown by doubling, a cluster's six fields had room for eight, a one-item list for four).
+        // The tree of a large text lives until it is decoded: the entries move into a list of exactly
+        // their number (see `Reader::entries`).
         Some(Node {
             value: Value::Map(self.entries.drain(base..).collect()),
             line,
