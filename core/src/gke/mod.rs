@@ -7,6 +7,7 @@
 //! exclusion waits), [`GkeDetail`] and a summary that says when each version reaches each fleet.
 
 pub mod export;
+pub mod history;
 pub mod import;
 pub use crate::model::gke as model;
 pub mod select;
@@ -429,23 +430,76 @@ fn detail(setup: &Setup, sim: &SimResult) -> GkeDetail {
         .iter()
         .map(|c| fleets.iter().position(|f| c.fleet == *f))
         .collect();
-    let mut versions = Vec::new();
+    // Each released version once per stream, in release order; then one pass over the clusters
+    // counts every version's reach (a cluster's history is read once, not once per version).
+    let mut released: Vec<(Stream, Option<version::Minor>, &version::Version, Time)> = Vec::new();
     for stream in Stream::BOTH {
-        let k = stream as usize;
-        let mut seen: Vec<(Option<version::Minor>, &version::Version)> = Vec::new();
-        for (from, v, released) in &sim.released[k] {
-            if seen.contains(&(*from, v)) {
+        for (from, v, at) in &sim.released[stream as usize] {
+            if !released
+                .iter()
+                .any(|(s, f, rv, _)| *s == stream && f == from && *rv == v)
+            {
+                released.push((stream, *from, v, *at));
+            }
+        }
+    }
+    // Per released version, per fleet: the reach, and when the last cluster got there.
+    let mut reach: Vec<Vec<(FleetReach, Time)>> = released
+        .iter()
+        .map(|(_, _, _, at)| {
+            fleets
+                .iter()
+                .map(|f| {
+                    let r = FleetReach {
+                        fleet: f.to_string(),
+                        clusters: 0,
+                        reached: 0,
+                        all_at: None,
+                        missing: Vec::new(),
+                    };
+                    (r, *at)
+                })
+                .collect()
+        })
+        .collect();
+    for (c, cs) in setup.clusters.iter().enumerate() {
+        // Clusters of no stage's fleet are not in the sequence.
+        let Some(f) = fleet_of[c] else {
+            continue;
+        };
+        if cs.excluded {
+            continue;
+        }
+        for ((stream, from, v, _), per_fleet) in released.iter().zip(&mut reach) {
+            let k = *stream as usize;
+            // A per-minor target is for the clusters that run its minor at some point.
+            let audience = from.is_none_or(|m| {
+                sim.history
+                    .of(c, k)
+                    .any(|(_, cv)| sim.versions[*cv].minor_key() == m)
+            });
+            if !audience {
                 continue;
             }
-            seen.push((*from, v));
-            // A per-minor target is for the clusters that run its minor at some point.
-            let audience = |c: usize| {
-                from.is_none_or(|m| {
-                    sim.clusters[c].history[k]
-                        .iter()
-                        .any(|(_, cv)| sim.versions[*cv].minor_key() == m)
-                })
-            };
+            let (r, last) = &mut per_fleet[f];
+            r.clusters += 1;
+            match sim
+                .history
+                .of(c, k)
+                .find(|(_, cv)| sim.versions[*cv] >= **v)
+            {
+                Some((t, _)) => {
+                    r.reached += 1;
+                    *last = (*last).max(*t);
+                }
+                None => r.missing.push(cs.name.to_string()),
+            }
+        }
+    }
+    let versions = released
+        .iter()
+        .zip(reach)
+        .map(|((stream, from, v, at), reach)| {
             let stages = setup
                 .stages
                 .iter()
@@ -456,47 +510,15 @@ fn detail(setup: &Setup, sim: &SimResult) -> GkeDetail {
                         .rollouts
                         .iter()
                         .filter(|r| {
-                            r.stage == i && r.stream == stream && r.lane == *from && r.version >= *v
+                            r.stage == i
+                                && r.stream == *stream
+                                && r.lane == *from
+                                && r.version >= **v
                         })
                         .filter_map(|r| r.completed)
                         .min(),
                 })
                 .collect();
-            // One pass over the clusters, each counted for its fleet (clusters of no stage's fleet
-            // are not in the sequence).
-            let mut reach: Vec<(FleetReach, Time)> = fleets
-                .iter()
-                .map(|f| {
-                    let r = FleetReach {
-                        fleet: f.to_string(),
-                        clusters: 0,
-                        reached: 0,
-                        all_at: None,
-                        missing: Vec::new(),
-                    };
-                    (r, *released)
-                })
-                .collect();
-            for (c, cs) in setup.clusters.iter().enumerate() {
-                if cs.excluded || !audience(c) {
-                    continue;
-                }
-                let Some(f) = fleet_of[c] else {
-                    continue;
-                };
-                let (r, last) = &mut reach[f];
-                r.clusters += 1;
-                match sim.clusters[c].history[k]
-                    .iter()
-                    .find(|(_, cv)| sim.versions[*cv] >= *v)
-                {
-                    Some((t, _)) => {
-                        r.reached += 1;
-                        *last = (*last).max(*t);
-                    }
-                    None => r.missing.push(cs.name.to_string()),
-                }
-            }
             let fleets = reach
                 .into_iter()
                 .filter(|(r, _)| r.clusters > 0)
@@ -505,15 +527,15 @@ fn detail(setup: &Setup, sim: &SimResult) -> GkeDetail {
                     r
                 })
                 .collect();
-            versions.push(VersionDetail {
+            VersionDetail {
                 version: v.text.to_string(),
                 upgrade_type: stream.key(),
-                released: *released,
+                released: *at,
                 stages,
                 fleets,
-            });
-        }
-    }
+            }
+        })
+        .collect();
     GkeDetail {
         computed_release_channel: setup.computed_channel.clone(),
         stages,

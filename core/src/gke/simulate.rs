@@ -19,6 +19,7 @@ use crate::engine::EventQueue;
 use crate::plan::{Event, Events, Message, Name, NameId, Phase, PhaseKind};
 use crate::time::{Duration, Time};
 
+use super::history::Histories;
 use super::validate::{Setup, Stream, FORCED_SOAK_AFTER};
 use super::version::{Minor, Version};
 use super::window::{Hold, Work};
@@ -108,17 +109,28 @@ impl Lane {
 pub struct Versions {
     list: Vec<Version>,
     by_text: BTreeMap<Name, u32>,
+    /// The place found last: a fleet's clusters mostly run the same few versions, one after another.
+    last: u32,
 }
 
 impl Versions {
     /// `v`'s place, added on first sight (versions of the same text are the same version).
     fn add(&mut self, v: &Version) -> u32 {
-        if let Some(i) = self.by_text.get(v.text.as_str()) {
-            return *i;
+        if let Some(last) = self.list.get(self.last as usize) {
+            if last.text == v.text {
+                return self.last;
+            }
         }
-        let i = self.list.len() as u32;
-        self.list.push(v.clone());
-        self.by_text.insert(v.text.clone(), i);
+        let i = match self.by_text.get(v.text.as_str()) {
+            Some(i) => *i,
+            None => {
+                let i = self.list.len() as u32;
+                self.list.push(v.clone());
+                self.by_text.insert(v.text.clone(), i);
+                i
+            }
+        };
+        self.last = i;
         i
     }
 }
@@ -133,8 +145,6 @@ impl std::ops::Index<u32> for Versions {
 pub struct ClusterRun {
     /// Per type (control plane, nodes), the version it runs (in [`SimResult::versions`]).
     pub version: [u32; 2],
-    /// When each type's version changed: `(time, version)` (in [`SimResult::versions`]).
-    pub history: [Vec<(Time, u32)>; 2],
     pub phases: Vec<Phase>,
     pub upgraded: bool,
     /// An upgrade that never finishes (a window that never opens, a control plane never reached).
@@ -167,6 +177,8 @@ pub struct SimResult {
     pub events: Events,
     /// The versions `clusters` name.
     pub versions: Versions,
+    /// When each cluster's version changed, per stream (versions in `versions`).
+    pub history: Histories,
     /// Per stream, the targets released and when: `(minor it is for, version, time)`.
     pub released: [Vec<(Option<Minor>, Version, Time)>; 2],
     /// What the simulation found that needs a person (fleet-based per-minor targets that cannot
@@ -181,6 +193,7 @@ struct Sim<'a> {
     rollouts: Vec<Rollout>,
     clusters: Vec<ClusterRun>,
     versions: Versions,
+    history: Histories,
     skips: Vec<Skip>,
     /// The events, whose name table starts with the stages' names, then the clusters' (so an
     /// event names them by index, touching no name), then versions as they are first mentioned.
@@ -248,17 +261,16 @@ pub fn simulate_seeded(setup: &Setup, start: Time, seeds: &[Seed]) -> SimResult 
             .min(8)
     });
     let mut versions = Versions::default();
+    let mut history = Histories::new(setup.clusters.len(), changes);
     let clusters = setup
         .clusters
         .iter()
-        .map(|c| {
+        .enumerate()
+        .map(|(i, c)| {
             let version = [versions.add(&c.control_plane), versions.add(&c.node)];
+            history.begin(i, start, version);
             ClusterRun {
                 version,
-                history: [
-                    history(start, version[0], changes[0]),
-                    history(start, version[1], changes[1]),
-                ],
                 phases: Vec::with_capacity(
                     if c.policy.window.is_some() || !c.policy.exclusions.is_empty() {
                         2 * upgrades
@@ -284,6 +296,7 @@ pub fn simulate_seeded(setup: &Setup, start: Time, seeds: &[Seed]) -> SimResult 
         rollouts: Vec::new(),
         clusters,
         versions,
+        history,
         skips: Vec::new(),
         // Two events per cluster and upgrade at most (start, done), and a few per stage and upgrade
         // (running, busy, paused, soaking, completed): the list never doubles past what it needs.
@@ -405,6 +418,7 @@ pub fn simulate_seeded(setup: &Setup, start: Time, seeds: &[Seed]) -> SimResult 
         skips: sim.skips,
         events: sim.events,
         versions: sim.versions,
+        history: sim.history,
         released: sim.released,
         diagnostics: sim.diagnostics,
     }
@@ -420,13 +434,6 @@ fn by_stream(
         Stream::ControlPlane => cp,
         Stream::Node => node,
     }
-}
-
-/// A cluster stream's version history: where it starts, with room for `changes` more.
-fn history(start: Time, v: u32, changes: usize) -> Vec<(Time, u32)> {
-    let mut h = Vec::with_capacity(1 + changes);
-    h.push((start, v));
-    h
 }
 
 fn minor_text(m: Minor) -> String {
@@ -1145,7 +1152,7 @@ impl Sim<'_> {
         cl.upgraded = true;
         if newer {
             cl.version[k] = vi;
-            cl.history[k].push((now, vi));
+            self.history.push(c, k, now, vi);
         }
         let stage = self.rollouts[r].stage;
         let msg = Message::fill(
