@@ -8,7 +8,6 @@
 //! binding taken over by another run (preemption) aborts the run.
 
 use std::borrow::Cow;
-use std::collections::BTreeSet;
 
 use crate::engine::EventQueue;
 use crate::model::{StopSpec, TaskSide};
@@ -21,7 +20,9 @@ use super::init::{Init, InitStage};
 use crate::timing::Timing;
 
 mod resume;
+mod watch;
 pub use resume::{simulate_from, ClusterFact, Resume, ResumeStep, TaskFact};
+use watch::StuckWatch;
 
 /// The controller marks the run stuck when one cluster has been updating longer than this.
 pub const STUCK_THRESHOLD: Duration = Duration(5 * MINUTE.0);
@@ -89,12 +90,8 @@ struct Sim<'a> {
     stuck_message: Option<String>,
     /// The run's Progressing condition as last announced (reason, message).
     run_progress: Option<(&'static str, Cow<'static, str>)>,
-    /// Per stage, the unfinished clusters by start time that had not yet passed the stuck threshold
-    /// when last looked at, and (`over`) those that had, by their place in the stage. Clusters move
-    /// from the first to the second once, so naming the stuck clusters never rescans the stage
-    /// (a 100,000-cluster stage at 100% concurrency made that quadratic).
-    under_threshold: Vec<BTreeSet<(Time, usize)>>,
-    over_threshold: Vec<BTreeSet<usize>>,
+    /// Per stage, the unfinished clusters and whether they have passed the stuck threshold.
+    stuck_watch: Vec<StuckWatch>,
 }
 
 pub fn simulate(
@@ -162,8 +159,7 @@ impl<'a> Sim<'a> {
             stuck_since: None,
             stuck_message: None,
             run_progress: None,
-            under_threshold: vec![BTreeSet::new(); init.stages.len()],
-            over_threshold: vec![BTreeSet::new(); init.stages.len()],
+            stuck_watch: init.stages.iter().map(|_| StuckWatch::default()).collect(),
         }
     }
 
@@ -482,7 +478,7 @@ impl Sim<'_> {
             let cl = &mut self.stages[s].clusters[c];
             cl.start = Some(now);
             cl.end = Some(now.plus(d));
-            self.under_threshold[s].insert((now, c));
+            self.stuck_watch[s].watch(c, now, stage.members.len());
             self.emit(
                 now,
                 "ClusterUpdatingStarted",
@@ -551,39 +547,32 @@ impl Sim<'_> {
     /// A cluster of stage `s` started at `at` and has not finished: it counts toward the stuck mark
     /// once the threshold has passed.
     pub(super) fn watch(&mut self, s: usize, c: usize, at: Time) {
-        self.under_threshold[s].insert((at, c));
+        let members = self.init.stages[s].members.len();
+        self.stuck_watch[s].watch(c, at, members);
     }
 
     /// A watched cluster finished: it no longer keeps the run stuck.
     fn unwatch(&mut self, s: usize, c: usize) {
-        if let Some(at) = self.stages[s].clusters[c].start {
-            self.under_threshold[s].remove(&(at, c));
-        }
-        self.over_threshold[s].remove(&c);
+        self.stuck_watch[s].unwatch(c);
     }
 
-    /// Moves the clusters of stage `s` whose update has lasted the threshold by `now` to `over_threshold`.
+    /// Marks the clusters of stage `s` whose update has lasted the threshold by `now` as over it.
     fn pass_threshold(&mut self, now: Time, s: usize) {
-        while let Some(&(at, c)) = self.under_threshold[s].first() {
-            if now.since(at) < STUCK_THRESHOLD {
-                break;
-            }
-            self.under_threshold[s].pop_first();
-            self.over_threshold[s].insert(c);
-        }
+        self.stuck_watch[s].pass(now, STUCK_THRESHOLD);
     }
 
     /// The clusters of stage `s` that have been updating for the stuck threshold and have not
     /// finished (a failed cluster being retried included), in the stage's order: the first four at
-    /// most, which is all the controller's message can show (three names, then "...").
-    /// Call `pass_threshold` first.
-    fn stuck_names(&self, s: usize) -> Vec<&str> {
-        let clusters = &self.stages[s].clusters;
-        self.over_threshold[s]
+    /// most, which is all the controller's message can show (three names, then "..."), in the
+    /// controller's stuck message. Call `pass_threshold` first.
+    fn stuck_message(&mut self, s: usize) -> String {
+        let first = self.stuck_watch[s].first_over(4);
+        let stage = &self.stages[s];
+        let names: Vec<&str> = first
             .iter()
-            .take(4)
-            .map(|&c| clusters[c].name.as_str())
-            .collect()
+            .map(|&c| stage.clusters[c].name.as_str())
+            .collect();
+        stuck_message(&names, &stage.name)
     }
 
     /// A cluster has been updating for the threshold: the controller marks the run stuck with the
@@ -595,7 +584,7 @@ impl Sim<'_> {
         }
         self.stages[s].clusters[c].stuck_at = Some(now);
         self.pass_threshold(now, s);
-        let message = stuck_message(&self.stuck_names(s), &self.stages[s].name);
+        let message = self.stuck_message(s);
         // One condition per reconcile: a second cluster crossing at the same instant changes nothing.
         if self.stuck_since.is_some() && self.stuck_message.as_deref() == Some(message.as_str()) {
             return;
@@ -613,7 +602,7 @@ impl Sim<'_> {
             return;
         }
         self.pass_threshold(now, s);
-        if !self.over_threshold[s].is_empty() {
+        if self.stuck_watch[s].any_over() {
             return;
         }
         self.stuck_since = None;
