@@ -3,17 +3,19 @@
 //! Events at the same instant pop in the order they were pushed (a sequence number breaks ties), so a
 //! run is deterministic without relying on the heap's internal order. Push and pop are O(log E).
 //!
-//! Events pushed between two pops form a batch. A large batch (a stage starting thousands of cluster
-//! upgrades at once) is sorted once and enters the heap as one run, whose next event takes its place
-//! when its head pops: the heap holds a few runs instead of every event, so its steps stay in the
-//! cache. The order is the same as pushing each event: by time, then by push order.
+//! Pushed events wait loose, in push order, until there are [`RUN`] of them (a stage starting thousands
+//! of cluster upgrades at once pushes many more); then they are sorted once and enter the heap as one
+//! run, whose next event takes its place when its head pops. A pop takes the earlier of the heap's
+//! first and the earliest loose event. The heap holds runs instead of every event, so its steps stay
+//! in the cache even when events come one at a time (a cluster's node upgrade queued when its control
+//! plane finishes). The order is the same as pushing each event: by time, then by push order.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use crate::time::Time;
 
-/// Batches at least this large become runs; smaller ones go into the heap event by event.
+/// Loose events become a run once there are this many (a pop looks through fewer).
 const RUN: usize = 32;
 
 struct Entry<E> {
@@ -47,8 +49,11 @@ impl<E> Ord for Entry<E> {
 pub struct EventQueue<E> {
     heap: BinaryHeap<Reverse<Entry<E>>>,
     next_seq: u64,
-    /// Pushed since the last look at the queue: `(time, sequence number, event)`.
-    batch: Vec<(Time, u64, E)>,
+    /// Pushed and not in a run yet: `(time, sequence number, event)` in push order (fewer than
+    /// [`RUN`] after each look at the queue).
+    loose: Vec<(Time, u64, E)>,
+    /// The place in `loose` of its earliest event (the first pushed among equal times).
+    first_loose: usize,
     /// Sorted runs, each read from its front; an empty one is free for reuse.
     runs: Vec<std::vec::IntoIter<(Time, u64, E)>>,
     free_runs: Vec<u32>,
@@ -63,9 +68,10 @@ impl<E> Default for EventQueue<E> {
 impl<E> EventQueue<E> {
     pub fn with_capacity(n: usize) -> Self {
         EventQueue {
-            heap: BinaryHeap::with_capacity(n),
+            heap: BinaryHeap::with_capacity(n / RUN + 16),
             next_seq: 0,
-            batch: Vec::new(),
+            loose: Vec::new(),
+            first_loose: 0,
             runs: Vec::new(),
             free_runs: Vec::new(),
         }
@@ -74,26 +80,23 @@ impl<E> EventQueue<E> {
     pub fn push(&mut self, at: Time, event: E) {
         let seq = self.next_seq;
         self.next_seq += 1;
-        self.batch.push((at, seq, event));
+        if self
+            .loose
+            .get(self.first_loose)
+            .is_none_or(|(first, _, _)| at < *first)
+        {
+            self.first_loose = self.loose.len();
+        }
+        self.loose.push((at, seq, event));
     }
 
-    /// Moves the batch into the heap: event by event, or as one sorted run.
+    /// Moves [`RUN`] or more loose events into the heap as one sorted run.
     fn settle(&mut self) {
-        if self.batch.is_empty() {
+        if self.loose.len() < RUN {
             return;
         }
-        if self.batch.len() < RUN {
-            for (at, seq, event) in self.batch.drain(..) {
-                self.heap.push(Reverse(Entry {
-                    at,
-                    seq,
-                    event,
-                    run: NO_RUN,
-                }));
-            }
-            return;
-        }
-        let mut batch = std::mem::take(&mut self.batch);
+        let mut batch = std::mem::replace(&mut self.loose, Vec::with_capacity(RUN));
+        self.first_loose = 0;
         // Sequence numbers grow along the batch: sorting by time alone, stably, orders by both.
         crate::sort::sort_by_key(&mut batch, |(at, _, _)| *at);
         let mut run = batch.into_iter();
@@ -120,9 +123,31 @@ impl<E> EventQueue<E> {
         }
     }
 
+    /// Finds the earliest loose event again (after it was taken).
+    fn find_first_loose(&mut self) {
+        let mut best: Option<(usize, Time)> = None;
+        for (i, (at, _, _)) in self.loose.iter().enumerate() {
+            if best.is_none_or(|(_, b)| *at < b) {
+                best = Some((i, *at));
+            }
+        }
+        self.first_loose = best.map_or(0, |(i, _)| i);
+    }
+
     /// The earliest event; among equal times, the first pushed.
     pub fn pop(&mut self) -> Option<(Time, E)> {
         self.settle();
+        if let Some((at, seq, _)) = self.loose.get(self.first_loose) {
+            let earlier = match self.heap.peek() {
+                Some(Reverse(e)) => (*at, *seq) < (e.at, e.seq),
+                None => true,
+            };
+            if earlier {
+                let (at, _, event) = self.loose.remove(self.first_loose);
+                self.find_first_loose();
+                return Some((at, event));
+            }
+        }
         let Reverse(e) = self.heap.pop()?;
         if e.run != NO_RUN {
             match self.runs[e.run as usize].next() {
@@ -144,16 +169,22 @@ impl<E> EventQueue<E> {
     /// When the next event happens, if any (quinn-style `poll_timeout`).
     pub fn next_time(&mut self) -> Option<Time> {
         self.settle();
-        self.heap.peek().map(|Reverse(e)| e.at)
+        let loose = self.loose.get(self.first_loose).map(|(at, _, _)| *at);
+        let heap = self.heap.peek().map(|Reverse(e)| e.at);
+        match (loose, heap) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     pub fn is_empty(&self) -> bool {
-        self.heap.is_empty() && self.batch.is_empty()
+        self.heap.is_empty() && self.loose.is_empty()
     }
 
     pub fn clear(&mut self) {
         self.heap.clear();
-        self.batch.clear();
+        self.loose.clear();
+        self.first_loose = 0;
         self.runs.clear();
         self.free_runs.clear();
     }
@@ -200,6 +231,34 @@ mod tests {
         expected.extend((100..135).map(|i| (10, i)));
         expected.extend((0..10).map(|k| (20, 1 + 4 * k)));
         expected.extend((0..10).map(|k| (30, 4 * k)));
+        assert_eq!(rest, expected);
+        assert!(q.is_empty());
+    }
+
+    /// Events pushed one at a time (fewer than a run) while a run is half read pop in the same order:
+    /// by time, then by push order, whether they wait loose or in the run.
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn loose_events_and_runs_pop_by_time_then_push_order() {
+        let mut q = EventQueue::default();
+        // One run: pushes 0..40 at times 0, 10, 20, 30, 0, 10, ...
+        for i in 0..40 {
+            q.push(Time((i % 4) * 10), i);
+        }
+        assert_eq!(q.pop(), Some((Time(0), 0)));
+        // Three loose events: at 10, at 0 (earlier than the run's next at 10), at 10 again.
+        q.push(Time(10), 100);
+        q.push(Time(0), 101);
+        q.push(Time(10), 102);
+        assert_eq!(q.next_time(), Some(Time(0)));
+        let rest: Vec<(i64, i64)> = std::iter::from_fn(|| q.pop().map(|(t, e)| (t.0, e))).collect();
+        // By hand: time 0 holds the run's 4, 8, ..., 36, then 101 (pushed after them); time 10 the
+        // run's 1, 5, ..., 37, then 100 and 102; times 20 and 30 the run's rest.
+        let mut expected: Vec<(i64, i64)> = (1..10).map(|k| (0, 4 * k)).collect();
+        expected.push((0, 101));
+        expected.extend((0..10).map(|k| (10, 1 + 4 * k)));
+        expected.extend([(10, 100), (10, 102)]);
+        expected.extend((0..10).map(|k| (20, 2 + 4 * k)));
+        expected.extend((0..10).map(|k| (30, 3 + 4 * k)));
         assert_eq!(rest, expected);
         assert!(q.is_empty());
     }

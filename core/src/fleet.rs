@@ -179,6 +179,10 @@ impl Scenario {
 /// MemberCluster, its CRD's rule (`<nil>: Invalid value: "object": metadata.name max length is 63`).
 /// kubectl lists both when both fail.
 fn name_length(name: &str, member_cluster: bool) -> Vec<Diagnostic> {
+    // A name has at most as many characters as bytes: most are short enough not to be counted.
+    if name.len() <= MAX_NAME && (!member_cluster || name.len() <= MAX_MEMBER_CLUSTER_NAME) {
+        return Vec::new();
+    }
     let chars = name.chars().count();
     let mut out = Vec::new();
     let refusal = |cause: String| {
@@ -211,6 +215,14 @@ fn name_length(name: &str, member_cluster: bool) -> Vec<Diagnostic> {
 /// Keeps the first declaration of each name and reports the others. Sorting indices by name finds
 /// duplicates without hashing or copying a single name, which matters for generated fleets.
 fn drop_duplicates(fleet: &mut Vec<FleetCluster<'_>>, diags: &mut Vec<Diagnostic>, cap: &mut Cap) {
+    // Names that increase along the list are all different: a fleet listed or generated in name
+    // order (the usual case) needs no sort.
+    if fleet
+        .windows(2)
+        .all(|w| w[0].cluster.name < w[1].cluster.name)
+    {
+        return;
+    }
     let mut order: Vec<u32> = (0..fleet.len() as u32).collect();
     // Ties are broken by position, so the one shared stable sort gives the unstable order exactly.
     crate::sort::sort_by(&mut order, |&a, &b| {

@@ -21,8 +21,8 @@ use std::collections::BTreeMap;
 use crate::diag::Diagnostic;
 use crate::model::{Scenario, DEFAULT_START};
 use crate::plan::{
-    AssumptionNote, ClusterPlan, ClusterStatus, Outcome, Phase, PhaseKind, Plan, StagePlan,
-    StageStatus, Summary, VersionReach,
+    AssumptionNote, ClusterPlan, ClusterStatus, LongestWaits, Outcome, Phase, PhaseKind, Plan,
+    StagePlan, StageStatus, Summary, VersionReach, Wait,
 };
 use crate::time::Time;
 
@@ -113,18 +113,14 @@ fn assemble_seeded(
     } else {
         Outcome::Succeeded
     };
+    let (stages, waits, last_bar_end) = stage_plans(&setup, &mut sim);
     let end = (!blocked && setup.plannable).then(|| {
         sim.rollouts
             .iter()
             .filter_map(|r| r.completed)
-            .chain(
-                sim.clusters
-                    .iter()
-                    .flat_map(|c| c.phases.iter().filter_map(|p| p.end)),
-            )
+            .chain(last_bar_end)
             .fold(start, Time::max)
     });
-    let stages = stage_plans(&setup, &mut sim);
     let detail = detail(&setup, &sim);
     simulation_diagnostics(&setup, &sim, &detail, &mut diagnostics);
     if !setup.plannable {
@@ -151,7 +147,16 @@ fn assemble_seeded(
         });
     }
     assumptions.append(&mut setup.notes);
-    let summary = summarize(&setup, &sim, &stages, &detail, &diagnostics, start, end);
+    let summary = summarize(
+        &setup,
+        &sim,
+        &stages,
+        waits,
+        &detail,
+        &diagnostics,
+        start,
+        end,
+    );
     Plan {
         kind,
         scenario: scenario.name.clone(),
@@ -171,7 +176,9 @@ fn assemble_seeded(
     }
 }
 
-fn stage_plans(setup: &Setup, sim: &mut SimResult) -> Vec<StagePlan> {
+/// The stage rows with their clusters' rows; the longest waits among the clusters' bars and the
+/// latest end of any of them, gathered on the way (a large plan's bars are read once).
+fn stage_plans(setup: &Setup, sim: &mut SimResult) -> (Vec<StagePlan>, Vec<Wait>, Option<Time>) {
     // Each cluster's bars move into its row; nothing reads them from the simulation afterwards.
     let mut bars: Vec<Vec<Phase>> = sim
         .clusters
@@ -213,7 +220,9 @@ fn stage_plans(setup: &Setup, sim: &mut SimResult) -> Vec<StagePlan> {
             (c, texts)
         })
         .collect();
-    setup
+    let mut top = LongestWaits::default();
+    let mut last_end: Option<Time> = None;
+    let stages: Vec<StagePlan> = setup
         .stages
         .iter()
         .enumerate()
@@ -279,9 +288,16 @@ fn stage_plans(setup: &Setup, sim: &mut SimResult) -> Vec<StagePlan> {
             let clusters: Vec<ClusterPlan> = st
                 .members
                 .iter()
-                .map(|&c| {
+                .enumerate()
+                .map(|(ci, &c)| {
                     let run = &sim.clusters[c];
-                    let phases = std::mem::take(&mut bars[c]);
+                    let mut phases = std::mem::take(&mut bars[c]);
+                    phases.sort_by_key(|p| p.start);
+                    last_end = phases
+                        .iter()
+                        .filter_map(|p| p.end)
+                        .fold(last_end, |l, e| Some(l.map_or(e, |l| l.max(e))));
+                    top.offer(i, ci, &phases, &is_wait);
                     let upgrades = phases.iter().filter(|p| {
                         matches!(
                             p.kind,
@@ -337,7 +353,20 @@ fn stage_plans(setup: &Setup, sim: &mut SimResult) -> Vec<StagePlan> {
                 phases,
             }
         })
-        .collect()
+        .collect();
+    // A cluster of no stage (none, as the setup assigns every cluster one) keeps its bars here.
+    last_end = bars
+        .iter()
+        .flatten()
+        .filter_map(|p| p.end)
+        .fold(last_end, |l, e| Some(l.map_or(e, |l| l.max(e))));
+    let waits = top.waits(&stages);
+    (stages, waits, last_end)
+}
+
+/// The bars the summary's longest waits are taken from.
+fn is_wait(k: PhaseKind) -> bool {
+    matches!(k, PhaseKind::MaintenanceWait | PhaseKind::ExclusionWait)
 }
 
 fn detail(setup: &Setup, sim: &SimResult) -> GkeDetail {
@@ -635,18 +664,17 @@ fn simulation_diagnostics(
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn summarize(
     setup: &Setup,
     sim: &SimResult,
     stages: &[StagePlan],
+    waits: Vec<Wait>,
     detail: &GkeDetail,
     diags: &[Diagnostic],
     start: Time,
     end: Option<Time>,
 ) -> Summary {
-    let waits = crate::plan::cluster_waits(stages, |k| {
-        matches!(k, PhaseKind::MaintenanceWait | PhaseKind::ExclusionWait)
-    });
     let (errors, warnings) = crate::plan::problem_counts(diags);
     let in_sequence = setup.clusters.iter().filter(|c| !c.excluded).count();
     Summary {

@@ -408,8 +408,8 @@ pub fn simulate_seeded(setup: &Setup, start: Time, seeds: &[Seed]) -> SimResult 
         let order: Vec<usize> = order.into_iter().map(|(_, i)| i as usize).collect();
         crate::sort::permute(&mut sim.events, &order);
     }
+    // Each cluster's bars are sorted by start when they move into its row (gke::stage_plans).
     for c in &mut sim.clusters {
-        c.phases.sort_by_key(|p| p.start);
         c.stuck |= c.busy.iter().any(Option::is_some);
     }
     SimResult {

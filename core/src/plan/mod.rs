@@ -326,39 +326,65 @@ pub(crate) fn stage_etas(stages: &[StagePlan]) -> Vec<StageEta> {
 /// ones [`longest_waits`] keeps, in its order, so a label is formatted for those few and not for
 /// every wait of a large fleet.
 pub(crate) fn cluster_waits(stages: &[StagePlan], keep: impl Fn(PhaseKind) -> bool) -> Vec<Wait> {
-    // (duration, stage, cluster, phase), kept in summary order; a wait enters ahead of the first one it
-    // beats strictly, so ties keep the order they came in, as the stable sort does.
-    let mut top: Vec<(Option<Duration>, usize, usize, usize)> =
-        Vec::with_capacity(LONGEST_WAITS + 1);
+    let mut top = LongestWaits::default();
     for (si, s) in stages.iter().enumerate() {
         for (ci, c) in s.clusters.iter().enumerate() {
-            for (pi, p) in c.phases.iter().enumerate() {
-                if !keep(p.kind) {
-                    continue;
-                }
-                let d = p.end.map(|e| e.since(p.start));
-                let at = top
-                    .iter()
-                    .position(|t| longer_first(d, t.0) == std::cmp::Ordering::Less)
-                    .unwrap_or(top.len());
-                if at < LONGEST_WAITS {
-                    top.insert(at, (d, si, ci, pi));
-                    top.truncate(LONGEST_WAITS);
-                }
+            top.offer(si, ci, &c.phases, &keep);
+        }
+    }
+    top.waits(stages)
+}
+
+/// [`cluster_waits`] gathered while the rows are built (one pass over a large plan's bars instead of
+/// two): clusters offered in row order, stage by stage.
+#[derive(Default)]
+pub(crate) struct LongestWaits {
+    /// (duration, stage, cluster, phase), kept in summary order; a wait enters ahead of the first one
+    /// it beats strictly, so ties keep the order they came in, as the stable sort does.
+    top: Vec<(Option<Duration>, usize, usize, usize)>,
+}
+
+impl LongestWaits {
+    /// The phases of cluster `ci` of stage `si` (its row's, in order).
+    pub(crate) fn offer(
+        &mut self,
+        si: usize,
+        ci: usize,
+        phases: &[Phase],
+        keep: &impl Fn(PhaseKind) -> bool,
+    ) {
+        for (pi, p) in phases.iter().enumerate() {
+            if !keep(p.kind) {
+                continue;
+            }
+            let d = p.end.map(|e| e.since(p.start));
+            let at = self
+                .top
+                .iter()
+                .position(|t| longer_first(d, t.0) == std::cmp::Ordering::Less)
+                .unwrap_or(self.top.len());
+            if at < LONGEST_WAITS {
+                self.top.insert(at, (d, si, ci, pi));
+                self.top.truncate(LONGEST_WAITS);
             }
         }
     }
-    top.into_iter()
-        .map(|(duration, si, ci, pi)| {
-            let (s, c) = (&stages[si], &stages[si].clusters[ci]);
-            let p = &c.phases[pi];
-            Wait {
-                stage: s.name.clone(),
-                kind: p.kind,
-                label: format!("{}: {}", c.name, p.label),
-                start: p.start,
-                duration,
-            }
-        })
-        .collect()
+
+    /// The waits kept, labelled from the rows they were offered from.
+    pub(crate) fn waits(self, stages: &[StagePlan]) -> Vec<Wait> {
+        self.top
+            .into_iter()
+            .map(|(duration, si, ci, pi)| {
+                let (s, c) = (&stages[si], &stages[si].clusters[ci]);
+                let p = &c.phases[pi];
+                Wait {
+                    stage: s.name.clone(),
+                    kind: p.kind,
+                    label: format!("{}: {}", c.name, p.label),
+                    start: p.start,
+                    duration,
+                }
+            })
+            .collect()
+    }
 }
