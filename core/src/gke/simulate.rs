@@ -194,6 +194,9 @@ struct Sim<'a> {
     clusters: Vec<ClusterRun>,
     versions: Versions,
     history: Histories,
+    /// Per cluster, left out by `ignoredClustersSelector`: read for every member each time a stage
+    /// offers a version, and a cluster's whole setup is several cache lines.
+    excluded: Vec<bool>,
     skips: Vec<Skip>,
     /// The events, whose name table starts with the stages' names, then the clusters' (so an
     /// event names them by index, touching no name), then versions as they are first mentioned.
@@ -297,6 +300,7 @@ pub fn simulate_seeded(setup: &Setup, start: Time, seeds: &[Seed]) -> SimResult 
         clusters,
         versions,
         history,
+        excluded: setup.clusters.iter().map(|c| c.excluded).collect(),
         skips: Vec::new(),
         // Two events per cluster and upgrade at most (start, done), and a few per stage and upgrade
         // (running, busy, paused, soaking, completed): the list never doubles past what it needs.
@@ -608,7 +612,7 @@ impl Sim<'_> {
             .members
             .iter()
             .copied()
-            .filter(|&c| !self.setup.clusters[c].excluded)
+            .filter(|&c| !self.excluded[c])
             .filter(|&c| key.is_none_or(|m| self.ver(c, k).minor_key() == m))
             .collect()
     }
@@ -755,7 +759,7 @@ impl Sim<'_> {
         };
         let mut out: Vec<(Version, Vec<usize>)> = Vec::new();
         for &c in &self.setup.stages[s].members {
-            if self.setup.clusters[c].excluded {
+            if self.excluded[c] {
                 continue;
             }
             let cur = self.ver(c, k);
@@ -1254,7 +1258,7 @@ impl Sim<'_> {
             .members
             .iter()
             .copied()
-            .filter(|&c| !self.setup.clusters[c].excluded)
+            .filter(|&c| !self.excluded[c])
             .filter(|&c| *self.ver(c, k) != ro.version)
             .map(|c| (c, self.ver(c, k).clone()))
             .collect()
