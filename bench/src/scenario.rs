@@ -1,7 +1,7 @@
 //! A realistic large rollout: `clusters` generated clusters spread over `stages` rings by a `ring` label,
 //! percentage concurrency, and a mix of timed waits and approvals, like a production ring strategy.
 
-use std::collections::BTreeMap;
+use fleetplan::sorted_map::SortedMap;
 
 use fleetplan::diag::SourceMap;
 use fleetplan::model::{
@@ -12,7 +12,7 @@ use fleetplan::time::{Duration, Time, MINUTE};
 
 pub fn fleet_scenario(clusters: u32, stages: u32) -> Scenario {
     let rings: Vec<String> = (0..stages).map(|r| r.to_string()).collect();
-    let mut labels = BTreeMap::new();
+    let mut labels = SortedMap::new();
     labels.insert(
         "ring".to_string(),
         LabelSpread {
@@ -69,7 +69,7 @@ pub fn fleet_scenario(clusters: u32, stages: u32) -> Scenario {
 /// Ring 0 goes one at a time in `order`; later rings widen (10%, 20%, 50%). Every third ring bakes
 /// after updating, every fourth waits for an approval first: both kinds of gate are exercised.
 fn stage(i: usize, ring: &str) -> StageConfig {
-    let mut match_labels = BTreeMap::new();
+    let mut match_labels = SortedMap::new();
     match_labels.insert("ring".to_string(), ring.to_string());
     let max_concurrency = match i {
         0 => IntOrString::Int(1),

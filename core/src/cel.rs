@@ -12,8 +12,9 @@
 //! without an `env` label — the surprise users meet in GKE; [`Expr::evaluate`] reports it so the plan
 //! can say so.
 
-use std::collections::BTreeMap;
 use std::fmt;
+
+use crate::sorted_map::SortedMap;
 
 /// Parentheses and `!` nested deeper than this are refused (no selector comes close; the parser and
 /// every walk over the tree recurse, and `&&`/`||` chains are flat, so this bounds the stack).
@@ -103,7 +104,7 @@ pub trait Labels {
     fn label(&self, key: &str) -> Option<&str>;
 }
 
-impl Labels for BTreeMap<String, String> {
+impl Labels for SortedMap<String, String> {
     fn label(&self, key: &str) -> Option<&str> {
         self.get(key).map(String::as_str)
     }
@@ -112,7 +113,7 @@ impl Labels for BTreeMap<String, String> {
 impl Expr {
     /// Whether a cluster with these labels is selected. An evaluation error (a missing label read by
     /// `==`, `!=` or `in` without `&&`/`||` deciding otherwise) selects nothing.
-    pub fn matches(&self, labels: &BTreeMap<String, String>) -> bool {
+    pub fn matches(&self, labels: &SortedMap<String, String>) -> bool {
         self.evaluate(labels) == Ok(true)
     }
 

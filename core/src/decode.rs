@@ -10,8 +10,6 @@ pub(crate) mod read;
 mod rolling;
 mod strategy;
 
-use std::collections::BTreeMap;
-
 pub(crate) use read::{Path, Reader};
 
 use crate::diag::{Diagnostic, Location, SourceMap};
@@ -20,6 +18,7 @@ use crate::model::{
     MaintenancePolicy, MaintenanceWindow, NodePool, Scenario, SpreadMode, StagedRun, Strategy,
     UpgradeDurations,
 };
+use crate::sorted_map::SortedMap;
 use crate::source::{Node, Value};
 use read::get;
 
@@ -421,17 +420,19 @@ impl Reader<'_> {
         let first = get(m, "first")
             .and_then(|v| self.count(v, &p.field("first")))
             .unwrap_or(1);
-        let mut labels = BTreeMap::new();
+        let mut labels = SortedMap::new();
         if let Some(v) = get(m, "labels") {
             let lp = p.field("labels");
             match &v.value {
                 Value::Map(entries) => {
                     self.note(&lp, v);
-                    for e in entries {
-                        if let Some(spread) = self.spread(&e.value, &lp.field(&e.key)) {
-                            labels.insert(e.key.to_string(), spread);
-                        }
-                    }
+                    labels = entries
+                        .iter()
+                        .filter_map(|e| {
+                            self.spread(&e.value, &lp.field(&e.key))
+                                .map(|spread| (e.key.to_string(), spread))
+                        })
+                        .collect();
                 }
                 _ => self.wrong_type("a mapping of label keys to values", &lp, v),
             }

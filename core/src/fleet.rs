@@ -1,7 +1,5 @@
 //! The fleet: explicit clusters plus generated ones, expanded into one checked list.
 
-use std::collections::BTreeMap;
-
 use crate::diag::{thousands, Cap, Diagnostic};
 use std::borrow::Cow;
 
@@ -9,6 +7,7 @@ use crate::model::{
     Cluster, ClusterGenerator, FleetCluster, FleetPath, Scenario, SpreadMode, Strategy,
 };
 use crate::quote::go_quote;
+use crate::sorted_map::SortedMap;
 
 /// Fleets above this size are refused: a typo such as `count: 10000000` must not freeze a browser tab.
 pub const MAX_CLUSTERS: u64 = 1_000_000;
@@ -264,7 +263,7 @@ fn drop_duplicates(fleet: &mut Vec<FleetCluster<'_>>, diags: &mut Vec<Diagnostic
 /// The `k`-th (0-based) cluster of a generator.
 pub fn generate_one(gen: &ClusterGenerator, k: u32) -> Cluster {
     let i = u64::from(gen.first) + u64::from(k);
-    let mut labels = BTreeMap::new();
+    let mut labels = SortedMap::new();
     for (key, spread) in &gen.labels {
         let n = spread.values.len() as u64;
         let value = match spread.mode {
@@ -358,7 +357,7 @@ mod tests {
             count: 6,
             name: "c{i}".into(),
             first: 1,
-            labels: BTreeMap::new(),
+            labels: SortedMap::new(),
         };
         gen.labels.insert(
             "r".into(),
@@ -393,7 +392,7 @@ mod tests {
             count: 3,
             name: "c{i}".into(),
             first: 9,
-            labels: BTreeMap::new(),
+            labels: SortedMap::new(),
         };
         for (key, value) in [("order", "{i}"), ("slot", "s-{i:03}"), ("env", "prod")] {
             gen.labels.insert(

@@ -31,6 +31,7 @@ pub mod rolling;
 pub mod selector;
 pub mod share;
 pub mod sort;
+pub mod sorted_map;
 pub mod source;
 pub mod staged;
 pub mod status;

@@ -15,6 +15,7 @@ use crate::model::{
     Strategy,
 };
 use crate::rolling::model::{Change, PlacedResource, RollingRun, RollingUpdateConfig};
+use crate::sorted_map::SortedMap;
 use crate::source::{Node, Value};
 use crate::staged::init::INIT_PREFIX;
 
@@ -243,7 +244,7 @@ impl ObjectSet {
                         l,
                         &Path::object(prefix.clone(), "metadata.labels", &format!("{base}.labels")),
                     ),
-                    None => BTreeMap::new(),
+                    None => SortedMap::new(),
                 };
                 let value = Cluster {
                     name: name.clone(),

@@ -1,9 +1,10 @@
 //! Kubernetes label selectors: validation with apimachinery's error texts, and matching.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{HashMap, HashSet};
 
 use crate::labels;
 use crate::model::LabelSelector;
+use crate::sorted_map::SortedMap;
 
 /// What a selector selects, after `nil` vs `{}` is resolved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,7 +26,7 @@ pub fn selects(selector: Option<&LabelSelector>) -> Selects {
 
 /// True when `labels` satisfy the selector. An absent selector matches nothing, an empty one everything
 /// (`metav1.LabelSelectorAsSelector`). Unknown operators match nothing; [`validate`] reports them.
-pub fn matches(selector: Option<&LabelSelector>, labels: &BTreeMap<String, String>) -> bool {
+pub fn matches(selector: Option<&LabelSelector>, labels: &SortedMap<String, String>) -> bool {
     Compiled::new(selector).matches(labels)
 }
 
@@ -50,7 +51,7 @@ impl<'s> Compiled<'s> {
     }
 
     /// The same answer as [`matches`].
-    pub fn matches(&self, labels: &BTreeMap<String, String>) -> bool {
+    pub fn matches(&self, labels: &SortedMap<String, String>) -> bool {
         let Some(s) = self.selector else {
             return false;
         };
@@ -186,6 +187,8 @@ pub fn parse_kubectl(text: &str) -> Result<LabelSelector, (usize, String)> {
         tokens: &tokens,
         pos: 0,
         out: LabelSelector::default(),
+        labels: Vec::new(),
+        first: HashMap::new(),
     };
     if p.peek().tok == Tok::End {
         return Ok(p.out);
@@ -194,7 +197,11 @@ pub fn parse_kubectl(text: &str) -> Result<LabelSelector, (usize, String)> {
         p.requirement()?;
         let next = p.next();
         match next.tok {
-            Tok::End => return Ok(p.out),
+            Tok::End => {
+                // One sort, not one ordered insert per term (a text can hold a selector of many terms).
+                p.out.match_labels = p.labels.into_iter().collect();
+                return Ok(p.out);
+            }
             Tok::Comma => {}
             _ => {
                 return Err((
@@ -292,9 +299,13 @@ struct KubectlParser<'t> {
     tokens: &'t [Token],
     pos: usize,
     out: LabelSelector,
+    /// The `key=value` terms that become `matchLabels`, a key's first in the order written, and where
+    /// each key's is in that list.
+    labels: Vec<(String, String)>,
+    first: HashMap<&'t str, usize>,
 }
 
-impl KubectlParser<'_> {
+impl<'t> KubectlParser<'t> {
     fn peek(&self) -> &Token {
         // The lexer always ends the list with `End`, and `next` never moves past it.
         &self.tokens[self.pos.min(self.tokens.len() - 1)]
@@ -308,10 +319,12 @@ impl KubectlParser<'_> {
         &self.tokens[i]
     }
 
-    fn key(&mut self) -> Result<String, (usize, String)> {
-        let t = self.next();
+    fn key(&mut self) -> Result<&'t str, (usize, String)> {
+        let tokens = self.tokens;
+        let t = &tokens[self.pos.min(tokens.len() - 1)];
+        self.next();
         match &t.tok {
-            Tok::Word(w) => Ok(w.clone()),
+            Tok::Word(w) => Ok(w.as_str()),
             other => Err((
                 t.col,
                 format!("expected a label key, found {}", other.describe()),
@@ -323,7 +336,7 @@ impl KubectlParser<'_> {
         use crate::model::LabelSelectorRequirement as Req;
         if self.peek().tok == Tok::Not {
             self.next();
-            let key = self.key()?;
+            let key = self.key()?.to_string();
             self.out.match_expressions.push(Req {
                 key,
                 operator: "DoesNotExist".into(),
@@ -331,7 +344,8 @@ impl KubectlParser<'_> {
             });
             return Ok(());
         }
-        let key = self.key()?;
+        let key_text = self.key()?;
+        let key = key_text.to_string();
         let op = self.peek();
         let op_col = op.col;
         match op.tok.clone() {
@@ -346,14 +360,16 @@ impl KubectlParser<'_> {
                 self.next();
                 let value = self.value()?;
                 // A second `key=` for the same key must still AND, which one matchLabels entry cannot.
-                match self.out.match_labels.get(&key) {
-                    Some(existing) if *existing != value => self.out.match_expressions.push(Req {
+                match self.first.get(key_text) {
+                    Some(&i) if self.labels[i].1 != value => self.out.match_expressions.push(Req {
                         key,
                         operator: "In".into(),
                         values: vec![value],
                     }),
-                    _ => {
-                        self.out.match_labels.insert(key, value);
+                    Some(_) => {}
+                    None => {
+                        self.first.insert(key_text, self.labels.len());
+                        self.labels.push((key, value));
                     }
                 }
             }
@@ -455,7 +471,7 @@ mod tests {
     use super::*;
     use crate::model::LabelSelectorRequirement;
 
-    fn labels(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+    fn labels(pairs: &[(&str, &str)]) -> SortedMap<String, String> {
         pairs
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))

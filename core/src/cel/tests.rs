@@ -2,7 +2,7 @@
 
 use super::*;
 
-fn labels(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+fn labels(pairs: &[(&str, &str)]) -> SortedMap<String, String> {
     pairs
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))

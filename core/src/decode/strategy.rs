@@ -1,14 +1,13 @@
 //! The KubeFleet parts of a scenario: stages, label selectors, stage tasks, the run and the placement.
 //! Shared by the fleetplan format and manifest import, which read the same `spec.stages` shape.
 
-use std::collections::BTreeMap;
-
 use super::read::{get, Path, Reader};
 use super::NUMBER_OF_CLUSTERS_GO;
 use crate::model::{
     IntOrString, LabelSelector, LabelSelectorRequirement, Placement, PreviousRun, RunSpec,
     StageConfig, StageTask,
 };
+use crate::sorted_map::SortedMap;
 use crate::source::{Node, Resolved, Value};
 
 pub(crate) const STAGE_KEYS: &[&str] = &[
@@ -189,21 +188,21 @@ impl Reader<'_> {
     }
 
     /// A label map (cluster labels, matchLabels): string values, plain scalars read with a warning.
-    pub(crate) fn labels(&mut self, n: &Node, p: &Path) -> BTreeMap<String, String> {
-        let mut out = BTreeMap::new();
+    pub(crate) fn labels(&mut self, n: &Node, p: &Path) -> SortedMap<String, String> {
         let Value::Map(entries) = &n.value else {
             if !n.is_null() {
                 self.wrong_type("a mapping of label keys to values", p, n);
             }
-            return out;
+            return SortedMap::new();
         };
         self.note(p, n);
-        for e in entries {
-            if let Some(v) = self.label_value_in(&e.value, p, &e.key) {
-                out.insert(e.key.to_string(), v);
-            }
-        }
-        out
+        entries
+            .iter()
+            .filter_map(|e| {
+                self.label_value_in(&e.value, p, &e.key)
+                    .map(|v| (e.key.to_string(), v))
+            })
+            .collect()
     }
 
     /// `run: name` or `run: {name, state, resourceSnapshotIndex}`.

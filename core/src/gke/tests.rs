@@ -1,8 +1,6 @@
 //! Scenario-level tests of GKE planning on scenarios built in Rust (the YAML suite is in
 //! tests/tests/gke_rules.rs); times checked by hand.
 
-use std::collections::BTreeMap;
-
 use super::model::{RolloutSequence, SequenceStage, VersionEvent};
 use crate::model::{
     Assumptions, Cluster, ClusterVersion, MaintenancePolicy, MaintenanceWindow, Scenario, Strategy,
@@ -20,7 +18,7 @@ fn cluster(name: &str, fleet: &str, labels: &[(&str, &str)], daily: &str) -> Clu
         labels: labels
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect::<BTreeMap<_, _>>(),
+            .collect(),
         fleet: Some(format!("projects/{fleet}")),
         version: Some(ClusterVersion {
             control_plane: Some("1.31.4-gke.1000".into()),

@@ -9,12 +9,12 @@ mod placement;
 pub mod rolling;
 
 use std::borrow::Cow;
-use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::Serialize;
 
 use crate::diag::SourceMap;
+use crate::sorted_map::SortedMap;
 use crate::time::{Duration, Time};
 
 pub use placement::{
@@ -73,8 +73,8 @@ pub const DEFAULT_START: Time = Time(1_767_603_600_000);
 #[serde(rename_all = "camelCase")]
 pub struct Cluster {
     pub name: String,
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub labels: BTreeMap<String, String>,
+    #[serde(skip_serializing_if = "SortedMap::is_empty")]
+    pub labels: SortedMap<String, String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fleet: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -162,8 +162,8 @@ pub struct ClusterGenerator {
     pub name: String,
     pub first: u32,
     /// Label key → values. One value: every cluster gets it. Several: spread over the clusters.
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub labels: BTreeMap<String, LabelSpread>,
+    #[serde(skip_serializing_if = "SortedMap::is_empty")]
+    pub labels: SortedMap<String, LabelSpread>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

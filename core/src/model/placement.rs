@@ -1,15 +1,15 @@
 //! KubeFleet's placement vocabulary shared by staged runs and rolling updates: label selectors,
 //! int-or-string fields and the ClusterResourcePlacement's scheduling policy.
 
-use std::collections::BTreeMap;
-
 use serde::Serialize;
+
+use crate::sorted_map::SortedMap;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct LabelSelector {
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub match_labels: BTreeMap<String, String>,
+    #[serde(skip_serializing_if = "SortedMap::is_empty")]
+    pub match_labels: SortedMap<String, String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub match_expressions: Vec<LabelSelectorRequirement>,
 }

@@ -3,11 +3,10 @@
 //! ClusterApprovalRequest / ApprovalRequest, the strategies and MemberClusters beside them. Field
 //! names are those of `apis/placement/v1beta1/stageupdate_types.go`; every problem is located.
 
-use std::collections::BTreeMap;
-
 use crate::decode::{Path, Reader};
 use crate::diag::{Diagnostic, Location};
 use crate::model::StageConfig;
+use crate::sorted_map::SortedMap;
 use crate::source::Node;
 use crate::time::Time;
 
@@ -101,7 +100,7 @@ pub struct ApprovalStatus {
 #[derive(Clone, Debug)]
 pub struct Member {
     pub name: String,
-    pub labels: BTreeMap<String, String>,
+    pub labels: SortedMap<String, String>,
 }
 
 /// A strategy object beside the run, to compare with the run's snapshot.

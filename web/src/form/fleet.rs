@@ -1,7 +1,6 @@
 //! The form's fleet section for the KubeFleet kinds: listed clusters with label chips, the generators,
 //! and the bulk generator that adds a numbered block of clusters.
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use fleetplan::model::{Cluster, ClusterGenerator, LabelSpread, Scenario, SpreadMode};
@@ -47,25 +46,25 @@ pub fn generator(count: u32, pattern: &str, spread: &str) -> Result<ClusterGener
             "the name pattern `{name}` needs `{{i}}` (or `{{i:03}}`) for the cluster's number"
         ));
     }
-    let mut labels = BTreeMap::new();
+    let mut labels = Vec::new();
     for part in spread.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         let Some((k, vs)) = part.split_once('=') else {
             return Err(format!("`{part}` is not key=value1|value2"));
         };
         let values: Vec<String> = vs.split('|').map(|v| v.trim().to_string()).collect();
-        labels.insert(
+        labels.push((
             k.trim().to_string(),
             LabelSpread {
                 values,
                 mode: SpreadMode::Blocks,
             },
-        );
+        ));
     }
     Ok(ClusterGenerator {
         count,
         name,
         first: 1,
-        labels,
+        labels: labels.into_iter().collect(),
     })
 }
 

@@ -4,7 +4,7 @@
 //! Every field and button goes through `field` and `button`, with boxed callbacks: each distinct closure
 //! in a view costs its own copy of the rendering code, and the bundle has a size budget.
 
-use std::collections::BTreeMap;
+use fleetplan::sorted_map::SortedMap;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 
@@ -141,8 +141,8 @@ pub(crate) fn button(
 }
 
 /// `key=value, key2=value2` → labels; the first malformed pair is the error.
-pub fn parse_labels(text: &str) -> Result<BTreeMap<String, String>, String> {
-    let mut out = BTreeMap::new();
+pub fn parse_labels(text: &str) -> Result<SortedMap<String, String>, String> {
+    let mut out = Vec::new();
     for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         let Some((k, v)) = part.split_once('=') else {
             return Err(format!("`{part}` is not key=value"));
@@ -151,9 +151,9 @@ pub fn parse_labels(text: &str) -> Result<BTreeMap<String, String>, String> {
         if k.is_empty() {
             return Err(format!("`{part}` has no key"));
         }
-        out.insert(k.to_string(), v.trim().to_string());
+        out.push((k.to_string(), v.trim().to_string()));
     }
-    Ok(out)
+    Ok(out.into_iter().collect())
 }
 
 /// `2` → an integer, `25%` (or anything else) → the string, as KubeFleet's IntOrString.
