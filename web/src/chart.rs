@@ -27,6 +27,7 @@ use wasm_bindgen::JsCast;
 
 use crate::browser;
 use crate::clock;
+use crate::px::Tenths;
 
 /// Width of the label column left of the time area, px (the SVG export's too).
 pub const LABEL_WIDTH: f64 = 180.0;
@@ -551,18 +552,25 @@ pub fn GanttChart(
             let h = AXIS_HEIGHT;
             view! {
                 <g transform=format!("translate({},0)", label_w.get())>
-                    {c.weekends.iter().map(|w| view! {
-                        <rect class="weekend" x=w.x y=0.0 width=w.width height=h />
+                    {c.weekends.iter().map(|w| {
+                        let (x, width) = Tenths::span(w.x, w.width, 0.0);
+                        view! { <rect class="weekend" x=x y=0.0 width=width height=h /> }
                     }).collect_view()}
-                    {c.axis.major.iter().map(|t| view! {
-                        <line class="tick-major" x1=t.x y1=0.0 x2=t.x y2=18.0 />
-                        <text class="axis-major" x=t.x + 3.0 y=13.0>{t.label.clone()}</text>
+                    {c.axis.major.iter().map(|t| {
+                        let x = Tenths::of(t.x);
+                        view! {
+                            <line class="tick-major" x1=x y1=0.0 x2=x y2=18.0 />
+                            <text class="axis-major" x=x.plus(3) y=13.0>{t.label.clone()}</text>
+                        }
                     }).collect_view()}
-                    {c.axis.minor.iter().map(|t| view! {
-                        <line class="tick-minor" x1=t.x y1=22.0 x2=t.x y2=h />
-                        <text class="axis-minor" x=t.x + 3.0 y=34.0>{t.label.clone()}</text>
+                    {c.axis.minor.iter().map(|t| {
+                        let x = Tenths::of(t.x);
+                        view! {
+                            <line class="tick-minor" x1=x y1=22.0 x2=x y2=h />
+                            <text class="axis-minor" x=x.plus(3) y=34.0>{t.label.clone()}</text>
+                        }
                     }).collect_view()}
-                    <line class="start-marker" x1=c.start_x y1=0.0 x2=c.start_x y2=h>
+                    <line class="start-marker" x1=Tenths::of(c.start_x) y1=0.0 x2=Tenths::of(c.start_x) y2=h>
                         <title>"start of the run"</title>
                     </line>
                 </g>
@@ -577,14 +585,19 @@ pub fn GanttChart(
             let h = c.height;
             view! {
                 <g class="backdrop" transform=format!("translate({},0)", label_w.get())>
-                    {c.weekends.iter().map(|w| view! {
-                        <rect class="weekend" x=w.x y=0.0 width=w.width height=h />
+                    {c.weekends.iter().map(|w| {
+                        let (x, width) = Tenths::span(w.x, w.width, 0.0);
+                        view! { <rect class="weekend" x=x y=0.0 width=width height=h /> }
                     }).collect_view()}
-                    {c.axis.minor.iter().map(|t| view! {
-                        <line class="grid" x1=t.x y1=0.0 x2=t.x y2=h />
+                    {c.axis.minor.iter().map(|t| {
+                        let x = Tenths::of(t.x);
+                        view! { <line class="grid" x1=x y1=0.0 x2=x y2=h /> }
                     }).collect_view()}
-                    <line class="start-marker" data-testid="start-marker" x1=c.start_x y1=0.0 x2=c.start_x y2=h />
-                    {c.end_x.map(|x| view! { <line class="end-marker" data-testid="end-marker" x1=x y1=0.0 x2=x y2=h /> })}
+                    <line class="start-marker" data-testid="start-marker" x1=Tenths::of(c.start_x) y1=0.0 x2=Tenths::of(c.start_x) y2=h />
+                    {c.end_x.map(|x| {
+                        let x = Tenths::of(x);
+                        view! { <line class="end-marker" data-testid="end-marker" x1=x y1=0.0 x2=x y2=h /> }
+                    })}
                 </g>
             }
         })
@@ -884,6 +897,78 @@ pub fn GanttChart(
     }
 }
 
+/// A coordinate attribute of the chart: compared as an integer on each redraw and, only when it
+/// changed, written from its digits (see [`crate::px`]) instead of formatted as a float.
+impl leptos::attr::AttributeValue for Tenths {
+    type State = (web_sys::Element, Tenths);
+    type AsyncOutput = Tenths;
+    type Cloneable = Tenths;
+    type CloneableOwned = Tenths;
+
+    fn html_len(&self) -> usize {
+        12
+    }
+
+    fn to_html(self, key: &str, buf: &mut String) {
+        buf.push(' ');
+        buf.push_str(key);
+        buf.push_str("=\"");
+        self.push_to(buf);
+        buf.push('"');
+    }
+
+    fn to_template(_key: &str, _buf: &mut String) {}
+
+    fn hydrate<const FROM_SERVER: bool>(self, key: &str, el: &web_sys::Element) -> Self::State {
+        if !FROM_SERVER {
+            set_tenths(el, key, self);
+        }
+        (el.clone(), self)
+    }
+
+    fn build(self, el: &web_sys::Element, key: &str) -> Self::State {
+        set_tenths(el, key, self);
+        (el.clone(), self)
+    }
+
+    fn rebuild(self, key: &str, state: &mut Self::State) {
+        if self != state.1 {
+            set_tenths(&state.0, key, self);
+            state.1 = self;
+        }
+    }
+
+    fn into_cloneable(self) -> Self::Cloneable {
+        self
+    }
+
+    fn into_cloneable_owned(self) -> Self::CloneableOwned {
+        self
+    }
+
+    fn dry_resolve(&mut self) {}
+
+    async fn resolve(self) -> Self::AsyncOutput {
+        self
+    }
+}
+
+#[wasm_bindgen::prelude::wasm_bindgen]
+extern "C" {
+    /// An element seen through `setAttribute` given a number: the browser writes its digits, so the
+    /// number is neither formatted here nor copied out of wasm memory as text.
+    type NumberAttributes;
+    #[wasm_bindgen(method, js_name = setAttribute)]
+    fn set_attribute_number(this: &NumberAttributes, name: &str, value: f64);
+}
+
+/// Sets `key` to `value` in pixels. A tenth divided by ten is the double nearest that decimal, which
+/// the browser writes with at most one decimal, as [`Tenths::write`] does for the viewer.
+fn set_tenths(el: &web_sys::Element, key: &str, value: Tenths) {
+    el.unchecked_ref::<NumberAttributes>()
+        .set_attribute_number(key, value.px());
+}
+
 /// Height of the availability strip under a rolling update's chart, px.
 pub const AVAILABILITY_HEIGHT: f64 = 72.0;
 
@@ -976,9 +1061,10 @@ fn row_element(row: &Row, titles: Vec<String>, ctx: RowCtx<'_>) -> impl IntoView
             // Text on the bar only where it fits (about 6.5 px per character, 9 px of height).
             let fits = b.width > 6.5 * b.label.chars().count() as f64 + 6.0 && bar_h >= 9.0;
             let font = if bar_h < 13.0 { 8.5 } else { 10.5 };
+            let (x, w) = Tenths::span(b.x, b.width, 1.0);
             let text = (!b.label.is_empty() && fits).then(|| {
                 view! {
-                    <text class="bar-label" x=b.x + 3.0 y=bar_y + bar_h / 2.0 + font * 0.36 font-size=font aria-hidden="true">
+                    <text class="bar-label" x=x.plus(3) y=bar_y + bar_h / 2.0 + font * 0.36 font-size=font aria-hidden="true">
                         {b.label.clone()}
                     </text>
                 }
@@ -986,9 +1072,9 @@ fn row_element(row: &Row, titles: Vec<String>, ctx: RowCtx<'_>) -> impl IntoView
             view! {
                 <rect
                     class=format!("bar {}{}", b.classes(), if b.open_end { " open-end" } else { "" })
-                    x=b.x
+                    x=x
                     y=bar_y
-                    width=b.width
+                    width=w
                     height=bar_h
                     rx="2"
                     role="button"

@@ -23,6 +23,7 @@ pub mod inflate;
 pub mod kinds;
 pub mod link;
 pub mod on_demand;
+pub mod px;
 pub mod status_view;
 pub mod summary;
 pub mod templates;

@@ -21,6 +21,7 @@ use fleetplan::{Plan, Severity};
 use wasm_bindgen::JsCast;
 
 use crate::analysis::{self, Analysis};
+use crate::px::Tenths;
 use crate::{browser, chart, summary};
 
 /// Marks the viewer's root element: the app removes it when it takes over.
@@ -384,24 +385,24 @@ fn axis_html(c: &Chart, lw: f64) -> String {
         let _ = write!(
             s,
             r#"<line class="tick-major" x1="{x}" y1="0" x2="{x}" y2="18"></line><text class="axis-major" x="{}" y="13">{}</text>"#,
-            t.x + 3.0,
+            Tenths::of(t.x).plus(3),
             xml_escape(&t.label),
-            x = t.x
+            x = Tenths::of(t.x)
         );
     }
     for t in &c.axis.minor {
         let _ = write!(
             s,
             r#"<line class="tick-minor" x1="{x}" y1="22" x2="{x}" y2="{h}"></line><text class="axis-minor" x="{}" y="34">{}</text>"#,
-            t.x + 3.0,
+            Tenths::of(t.x).plus(3),
             xml_escape(&t.label),
-            x = t.x
+            x = Tenths::of(t.x)
         );
     }
     let _ = write!(
         s,
         r#"<line class="start-marker" x1="{x}" y1="0" x2="{x}" y2="{h}"><title>start of the run</title></line></g>"#,
-        x = c.start_x
+        x = Tenths::of(c.start_x)
     );
     s
 }
@@ -409,10 +410,10 @@ fn axis_html(c: &Chart, lw: f64) -> String {
 /// The weekends' shading, `h` tall: behind the axis and behind the rows alike.
 fn weekend_rects(s: &mut String, c: &Chart, h: f64) {
     for w in &c.weekends {
+        let (x, width) = Tenths::span(w.x, w.width, 0.0);
         let _ = write!(
             s,
-            r#"<rect class="weekend" x="{}" y="0" width="{}" height="{h}"></rect>"#,
-            w.x, w.width
+            r#"<rect class="weekend" x="{x}" y="0" width="{width}" height="{h}"></rect>"#
         );
     }
 }
@@ -432,15 +433,15 @@ fn rows_html(p: &Plan, c: &Chart, lw: f64, shown: std::ops::Range<usize>, zone: 
         let _ = write!(
             s,
             r#"<line class="grid" x1="{x}" y1="0" x2="{x}" y2="{h}"></line>"#,
-            x = t.x
+            x = Tenths::of(t.x)
         );
     }
     let _ = write!(
         s,
         r#"<line class="start-marker" data-testid="start-marker" x1="{x}" y1="0" x2="{x}" y2="{h}"></line>"#,
-        x = c.start_x
+        x = Tenths::of(c.start_x)
     );
-    if let Some(x) = c.end_x {
+    if let Some(x) = c.end_x.map(Tenths::of) {
         let _ = write!(
             s,
             r#"<line class="end-marker" data-testid="end-marker" x1="{x}" y1="0" x2="{x}" y2="{h}"></line>"#
@@ -500,13 +501,12 @@ fn row_html(
     for (bi, b) in row.bars.iter().enumerate() {
         let title = xml_escape(&gantt::title_in(p, row, b, zone));
         let (bar_y, bar_h) = b.vertical(y, h);
+        let (x, w) = Tenths::span(b.x, b.width, 1.0);
         let _ = write!(
             s,
-            r#"<rect class="bar {}{}" x="{}" y="{bar_y}" width="{}" height="{bar_h}" rx="2" role="button" data-pos="{index}:{bi}" tabindex="{}" aria-label="{title}"><title>{title}</title></rect>"#,
+            r#"<rect class="bar {}{}" x="{x}" y="{bar_y}" width="{w}" height="{bar_h}" rx="2" role="button" data-pos="{index}:{bi}" tabindex="{}" aria-label="{title}"><title>{title}</title></rect>"#,
             b.classes(),
             if b.open_end { " open-end" } else { "" },
-            b.x,
-            b.width,
             if tab_stop == Some((index, bi)) {
                 "0"
             } else {
@@ -520,7 +520,7 @@ fn row_html(
             let _ = write!(
                 s,
                 r#"<text class="bar-label" x="{}" y="{}" font-size="{font}" aria-hidden="true">{}</text>"#,
-                b.x + 3.0,
+                x.plus(3),
                 bar_y + bar_h / 2.0 + font * 0.36,
                 xml_escape(&b.label)
             );
