@@ -125,13 +125,13 @@ impl<E> EventQueue<E> {
 
     /// Finds the earliest loose event again (after it was taken).
     fn find_first_loose(&mut self) {
-        let mut best: Option<(usize, Time)> = None;
-        for (i, (at, _, _)) in self.loose.iter().enumerate() {
-            if best.is_none_or(|(_, b)| *at < b) {
-                best = Some((i, *at));
-            }
-        }
-        self.first_loose = best.map_or(0, |(i, _)| i);
+        // `min_by_key` keeps the first of equal times, the first pushed.
+        self.first_loose = self
+            .loose
+            .iter()
+            .enumerate()
+            .min_by_key(|(_, (at, _, _))| *at)
+            .map_or(0, |(i, _)| i);
     }
 
     /// The earliest event; among equal times, the first pushed.

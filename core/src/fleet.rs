@@ -321,23 +321,12 @@ pub fn format_name(pattern: &str, i: u64) -> String {
 /// Appends `i` in decimal, zero-padded to `width`; hand-rolled because `format!` dominated the cost of
 /// generating large fleets.
 fn push_padded(out: &mut String, i: u64, width: usize) {
-    let mut digits = [0u8; 20];
-    let mut n = i;
-    let mut len = 0;
-    loop {
-        digits[len] = b'0' + (n % 10) as u8;
-        len += 1;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    for _ in len..width.min(64) {
+    let mut buf = [0; crate::decimal::LONGEST];
+    let digits = crate::decimal::decimal(i, &mut buf);
+    for _ in digits.len()..width.min(64) {
         out.push('0');
     }
-    for d in digits[..len].iter().rev() {
-        out.push(char::from(*d));
-    }
+    out.push_str(digits);
 }
 
 #[cfg(test)]

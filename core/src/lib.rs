@@ -8,6 +8,7 @@ pub mod admission;
 pub mod calendar;
 pub mod cel;
 pub mod compare;
+pub mod decimal;
 pub mod decode;
 pub mod diag;
 pub mod engine;

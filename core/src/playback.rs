@@ -548,20 +548,7 @@ fn two_digits(out: &mut String, n: i64) {
 
 /// A count without the formatting machinery (see [`two_digits`]).
 fn number(out: &mut String, n: usize) {
-    let mut buf = [0u8; 20];
-    let mut i = buf.len();
-    let mut n = n;
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 || i == 0 {
-            break;
-        }
-    }
-    for &b in &buf[i..] {
-        out.push(char::from(b));
-    }
+    crate::decimal::push_decimal(out, n as u64);
 }
 
 #[cfg(test)]

@@ -5,16 +5,15 @@
 //! of its text out of wasm memory (Chromium's profiler over five typed rolling edits at 1,000 clusters:
 //! 6.5 ms formatting, 6.1 ms decoding texts in `setAttribute`). Rounded to tenths, a redraw compares
 //! integers, and the interactive chart (chart.rs) hands the browser a number whose digits it writes
-//! itself; the viewer (viewer.rs) writes the same digits into its markup with [`Tenths::write`], so a
+//! itself; the viewer (viewer.rs) writes the same digits into its markup with [`Tenths::push_to`], so a
 //! chart that replaces the viewer's shows the same numbers. A tenth of a pixel is below what a screen
 //! shows. The SVG export keeps its own one-decimal formatting (`gantt::svg`).
+
+use fleetplan::decimal::{decimal, LONGEST};
 
 /// A coordinate in tenths of a pixel.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Tenths(pub i32);
-
-/// Longest text of a [`Tenths`]: sign, ten digits and a point ("-214748364.8").
-const LONGEST: usize = 12;
 
 impl Tenths {
     /// `px` rounded to the nearest tenth (halves away from zero); beyond ±214 million px it saturates,
@@ -33,7 +32,7 @@ impl Tenths {
         (left, Tenths(w))
     }
 
-    /// The coordinate in pixels (the double nearest the decimal [`Tenths::write`] writes).
+    /// The coordinate in pixels (the double nearest the decimal [`Tenths::push_to`] writes).
     pub fn px(self) -> f64 {
         f64::from(self.0) / 10.0
     }
@@ -43,44 +42,35 @@ impl Tenths {
         Tenths(self.0.saturating_add(px.saturating_mul(10)))
     }
 
-    /// The number as an SVG attribute holds it: `12`, `12.5`, `-0.3`.
-    pub fn write(self, buf: &mut [u8; LONGEST]) -> &str {
-        let mut n = self.0.unsigned_abs();
-        let tenth = (n % 10) as u8;
-        n /= 10;
-        let mut i = LONGEST;
-        if tenth != 0 {
-            i -= 2;
-            buf[i] = b'.';
-            buf[i + 1] = b'0' + tenth;
-        }
-        loop {
-            i -= 1;
-            buf[i] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
-        }
+    /// The number as an SVG attribute holds it (`12`, `12.5`, `-0.3`), handed to `put` in pieces.
+    fn write_with(self, mut put: impl FnMut(&str)) {
+        let n = self.0.unsigned_abs();
         if self.0 < 0 {
-            i -= 1;
-            buf[i] = b'-';
+            put("-");
         }
-        // Only ASCII digits, a point and a sign were written.
-        std::str::from_utf8(&buf[i..]).unwrap_or("0")
+        let mut buf = [0; LONGEST];
+        put(decimal(u64::from(n / 10), &mut buf));
+        if n % 10 != 0 {
+            put(".");
+            put(decimal(u64::from(n % 10), &mut buf));
+        }
     }
 
     /// Appends the number to `out` (the viewer's markup).
     pub fn push_to(self, out: &mut String) {
-        let mut buf = [0; LONGEST];
-        out.push_str(self.write(&mut buf));
+        self.write_with(|piece| out.push_str(piece));
     }
 }
 
 impl std::fmt::Display for Tenths {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let mut buf = [0; LONGEST];
-        f.write_str(self.write(&mut buf))
+        let mut result = Ok(());
+        self.write_with(|piece| {
+            if result.is_ok() {
+                result = f.write_str(piece);
+            }
+        });
+        result
     }
 }
 

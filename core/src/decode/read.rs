@@ -107,18 +107,8 @@ fn join(base: &str, key: &str) -> String {
 
 /// `base[i]`.
 fn indexed(base: &str, i: usize) -> String {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    let mut n = i;
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    let digits = std::str::from_utf8(&digits[at..]).unwrap_or("0");
+    let mut buf = [0; crate::decimal::LONGEST];
+    let digits = crate::decimal::decimal(i as u64, &mut buf);
     let mut s = String::with_capacity(base.len() + digits.len() + 2);
     s.push_str(base);
     s.push('[');

@@ -293,10 +293,7 @@ fn stage_plans(setup: &Setup, sim: &mut SimResult) -> (Vec<StagePlan>, Vec<Wait>
                     let run = &sim.clusters[c];
                     let mut phases = std::mem::take(&mut bars[c]);
                     phases.sort_by_key(|p| p.start);
-                    last_end = phases
-                        .iter()
-                        .filter_map(|p| p.end)
-                        .fold(last_end, |l, e| Some(l.map_or(e, |l| l.max(e))));
+                    last_end = last_end.max(phases.iter().filter_map(|p| p.end).max());
                     top.offer(i, ci, &phases, &is_wait);
                     let upgrades = phases.iter().filter(|p| {
                         matches!(
@@ -355,11 +352,7 @@ fn stage_plans(setup: &Setup, sim: &mut SimResult) -> (Vec<StagePlan>, Vec<Wait>
         })
         .collect();
     // A cluster of no stage (none, as the setup assigns every cluster one) keeps its bars here.
-    last_end = bars
-        .iter()
-        .flatten()
-        .filter_map(|p| p.end)
-        .fold(last_end, |l, e| Some(l.map_or(e, |l| l.max(e))));
+    last_end = last_end.max(bars.iter().flatten().filter_map(|p| p.end).max());
     let waits = top.waits(&stages);
     (stages, waits, last_end)
 }

@@ -244,20 +244,7 @@ fn push_int(s: &mut String, n: i64) {
     if n < 0 {
         s.push('-');
     }
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    let mut v = n.unsigned_abs();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (v % 10) as u8;
-        v /= 10;
-        if v == 0 {
-            break;
-        }
-    }
-    for &d in &digits[at..] {
-        s.push(char::from(d));
-    }
+    crate::decimal::push_decimal(s, n.unsigned_abs());
 }
 
 impl Sim<'_> {
