@@ -6,13 +6,15 @@ use crate::source::{Entry, Node, Resolved, Style, Value};
 use crate::time::{Duration, Time};
 
 /// Where a value sits: `report` is the path diagnostics print (for a manifest, prefixed by the object,
-/// e.g. `ClusterStagedUpdateStrategy/s: spec.stages[0]`); `origin` is the scenario path recorded in the
-/// SourceMap so that later validation errors on the scenario find the same line.
+/// e.g. `ClusterStagedUpdateStrategy/s: spec.stages[0]`); [`Path::origin`] is the scenario path recorded
+/// in the SourceMap so that later validation errors on the scenario find the same line.
 #[derive(Clone, Debug)]
 pub(crate) struct Path {
     pub prefix: String,
     pub report: String,
-    pub origin: String,
+    /// The scenario path when its text differs from `report`; `None` when it is the same text, as
+    /// everywhere in fleetplan's own format, so reading a field builds its path once, not twice.
+    origin: Option<String>,
 }
 
 impl Path {
@@ -21,7 +23,7 @@ impl Path {
         Path {
             prefix: String::new(),
             report: String::new(),
-            origin: String::new(),
+            origin: None,
         }
     }
 
@@ -30,15 +32,20 @@ impl Path {
         Path {
             prefix,
             report: report.to_string(),
-            origin: origin.to_string(),
+            origin: (origin != report).then(|| origin.to_string()),
         }
+    }
+
+    /// The scenario path this one is recorded under (empty: recorded nowhere).
+    pub fn origin(&self) -> &str {
+        self.origin.as_deref().unwrap_or(&self.report)
     }
 
     pub fn field(&self, key: &str) -> Path {
         Path {
             prefix: self.prefix.clone(),
             report: join(&self.report, key),
-            origin: join(&self.origin, key),
+            origin: self.origin.as_deref().map(|o| join(o, key)),
         }
     }
 
@@ -47,23 +54,42 @@ impl Path {
         Path {
             prefix: self.prefix.clone(),
             report: join(&self.report, key),
-            origin: self.origin.clone(),
+            origin: Some(self.origin().to_string()),
         }
     }
 
     /// Different names on each side: `report_key` in the input, `origin_key` in the scenario.
     pub fn renamed(&self, report_key: &str, origin_key: &str) -> Path {
+        if report_key == origin_key {
+            return self.field(report_key);
+        }
         Path {
             prefix: self.prefix.clone(),
             report: join(&self.report, report_key),
-            origin: join(&self.origin, origin_key),
+            origin: Some(join(self.origin(), origin_key)),
         }
     }
 
     /// This path as reported, recorded under `other`'s scenario path (a shorthand's field that the
     /// model keeps elsewhere).
     pub fn at_origin(mut self, other: &Path) -> Path {
-        self.origin.clone_from(&other.origin);
+        let origin = other.origin();
+        if origin != self.report {
+            self.origin = Some(origin.to_string());
+        } else {
+            self.origin = None;
+        }
+        self
+    }
+
+    /// This path as reported, recorded under the scenario path `origin` (a GKE file's object that is
+    /// one part of the scenario it becomes; empty: recorded nowhere).
+    pub fn recorded_as(mut self, origin: String) -> Path {
+        self.origin = if origin == self.report {
+            None
+        } else {
+            Some(origin)
+        };
         self
     }
 
@@ -71,7 +97,7 @@ impl Path {
         Path {
             prefix: self.prefix.clone(),
             report: indexed(&self.report, i),
-            origin: indexed(&self.origin, i),
+            origin: self.origin.as_deref().map(|o| indexed(o, i)),
         }
     }
 
@@ -161,16 +187,17 @@ impl<'f> Reader<'f> {
 
     /// Points the path of `p` at `loc`, whether or not it was recorded already.
     pub fn repoint(&mut self, p: &Path, loc: Location) {
-        if p.origin.is_empty() {
+        let origin = p.origin();
+        if origin.is_empty() {
             return;
         }
         if let Some(map) = &mut self.sink {
-            map.repoint(&p.origin, loc);
+            map.repoint(origin, loc);
             return;
         }
-        match self.origin.iter_mut().rev().find(|(o, _)| *o == p.origin) {
+        match self.origin.iter_mut().rev().find(|(o, _)| o == origin) {
             Some(entry) => entry.1 = loc,
-            None => self.origin.push((p.origin.clone(), loc)),
+            None => self.origin.push((origin.to_string(), loc)),
         }
     }
 
@@ -201,25 +228,26 @@ impl<'f> Reader<'f> {
 
     /// Records where the scenario path of `p` was written.
     pub fn note(&mut self, p: &Path, n: &Node) {
-        if p.origin.is_empty() {
+        let origin = p.origin();
+        if origin.is_empty() {
             return;
         }
         if let Some(map) = &mut self.sink {
-            map.record_at(&p.origin, self.file, n.line, n.column);
+            map.record_at(origin, self.file, n.line, n.column);
             return;
         }
         let loc = self.loc(n);
-        self.origin.push((p.origin.clone(), loc));
+        self.origin.push((origin.to_string(), loc));
     }
 
     /// [`Reader::note`] for `p.field(key)`, without building that path.
     fn note_in(&mut self, p: &Path, key: &str, n: &Node) {
         if let Some(map) = &mut self.sink {
-            map.record_field_at(&p.origin, key, self.file, n.line, n.column);
+            map.record_field_at(p.origin(), key, self.file, n.line, n.column);
             return;
         }
         let loc = self.loc(n);
-        self.origin.push((join(&p.origin, key), loc));
+        self.origin.push((join(p.origin(), key), loc));
     }
 
     pub fn push(&mut self, d: Diagnostic, p: &Path, n: &Node) {

@@ -201,11 +201,7 @@ pub fn import(docs: &[(&Node, &str, Shape)]) -> (Vec<Scenario>, Vec<Diagnostic>)
         let mut origin = SourceMap::default();
         for (i, (doc, file)) in features.iter().enumerate() {
             let mut r = Reader::new(file, true);
-            let p = Path {
-                prefix: String::new(),
-                report: String::new(),
-                origin: format!("strategy.groups[{i}]"),
-            };
+            let p = Path::root().recorded_as(format!("strategy.groups[{i}]"));
             seq.groups.push(r.feature(doc, &p));
             diags.append(&mut r.diags);
             for (path, loc) in r.origin {
@@ -286,11 +282,7 @@ impl Reader<'_> {
             name: name.to_string(),
             ..Default::default()
         };
-        let base = Path {
-            prefix: String::new(),
-            report: String::new(),
-            origin: "strategy.stages".into(),
-        };
+        let base = Path::root().recorded_as("strategy.stages".into());
         let Some(items) = self.seq(doc, &base) else {
             return seq;
         };
@@ -378,11 +370,7 @@ impl Reader<'_> {
             name: fallback_name.to_string(),
             ..Default::default()
         };
-        let root = Path {
-            prefix,
-            report: String::new(),
-            origin: "strategy".into(),
-        };
+        let root = Path::object(prefix, "", "strategy");
         let Some(m) = self.map(doc, &root, SEQUENCE_KEYS) else {
             return seq;
         };
@@ -619,10 +607,7 @@ impl Reader<'_> {
 /// The same path as reported, recorded nowhere: a wrapper object the scenario does not have, whose
 /// child is recorded instead (so the SourceMap points at the selector text, not its wrapper).
 fn report_only(p: &Path) -> Path {
-    Path {
-        origin: String::new(),
-        ..p.clone()
-    }
+    p.clone().recorded_as(String::new())
 }
 
 /// `projects/PROJECT/locations/global/features/clusterupgrade` → `PROJECT`.
