@@ -92,8 +92,13 @@ impl<'a> Node<'a> {
         }
     }
 
+    /// [`Node::resolve`] is `Null`, without resolving the rest (a version such as `1.31.4-gke.1000`
+    /// begins like a number, and the decoder asks this of every value it looks up).
     pub fn is_null(&self) -> bool {
-        matches!(self.resolve(), Some(Resolved::Null))
+        match &self.value {
+            Value::Scalar(s) => s.style == Style::Plain && is_null_plain(&s.text),
+            _ => false,
+        }
     }
 
     /// The scalar's typed meaning, `None` for collections.
@@ -184,8 +189,10 @@ pub fn resolve_plain(t: &str) -> Resolved<'_> {
     ) {
         return Resolved::Str(t);
     }
+    if is_null_plain(t) {
+        return Resolved::Null;
+    }
     match t {
-        "" | "~" | "null" | "Null" | "NULL" => return Resolved::Null,
         "true" | "True" | "TRUE" => return Resolved::Bool(true),
         "false" | "False" | "FALSE" => return Resolved::Bool(false),
         ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => {
@@ -204,6 +211,11 @@ pub fn resolve_plain(t: &str) -> Resolved<'_> {
         }
     }
     Resolved::Str(t)
+}
+
+/// The core schema's spellings of null.
+fn is_null_plain(t: &str) -> bool {
+    matches!(t, "" | "~" | "null" | "Null" | "NULL")
 }
 
 fn parse_core_int(t: &str) -> Option<i64> {
@@ -941,6 +953,21 @@ mod tests {
             "é",
         ] {
             assert_eq!(resolve_plain(text), Resolved::Str(text), "{text:?}");
+        }
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn only_the_core_schemas_plain_nulls_are_null() {
+        // Spec 10.3.2: null is `null`, `Null`, `NULL`, `~` or nothing, written plain; quoted or as a
+        // block scalar the same text is a string, and `1.31.4-gke.1000` (which begins like a number)
+        // or `nulls` are strings too.
+        let doc = one("a:\nb: ~\nc: null\nd: Null\ne: NULL\nf: \"~\"\ng: 'null'\nh: |\n  null\ni: nulls\nj: 1.31.4-gke.1000\nk: 0\nl: [x]\nm: {n: ~}\n");
+        let null = |k: &str| doc.get(k).unwrap().is_null();
+        for k in ["a", "b", "c", "d", "e"] {
+            assert!(null(k), "{k}");
+        }
+        for k in ["f", "g", "h", "i", "j", "k", "l", "m"] {
+            assert!(!null(k), "{k}");
         }
     }
 
