@@ -456,9 +456,9 @@ impl Sim<'_> {
         let event = Event {
             at,
             reason,
-            stage: stage.map(|s| NameId(s as u32)),
+            stage: stage.map(|s| NameId::new(s as u32)),
             cluster: cluster.map(|c| self.cluster_id(c)),
-            message,
+            message: self.events.keep(message),
         };
         if at > self.now {
             let slot = match self.free.pop() {
@@ -484,7 +484,7 @@ impl Sim<'_> {
 
     /// Cluster `c`'s name in the events' table.
     fn cluster_id(&self, c: usize) -> NameId {
-        NameId((self.setup.stages.len() + c) as u32)
+        NameId::new((self.setup.stages.len() + c) as u32)
     }
 
     /// Version `vi`'s (in [`Sim::versions`]) name in the events' table, added when first mentioned.

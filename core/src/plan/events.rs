@@ -1,7 +1,10 @@
 //! A plan's events: [`Event`]s that name stages, clusters and versions by their place in one table
 //! ([`Events`]), so a million-event plan copies no name and touches no name's reference count while
-//! it is computed; names are looked up only when an event is shown or serialized.
+//! it is computed; names are looked up only when an event is shown or serialized. A message that owns
+//! its text keeps it in the list's table too, so an event owns nothing: a million of them are copied
+//! without a look at their messages, and dropped as one block.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::ops::{Deref, DerefMut};
 
@@ -20,7 +23,16 @@ pub struct Event {
     pub reason: &'static str,
     pub stage: Option<NameId>,
     pub cluster: Option<NameId>,
-    pub message: Message,
+    pub(crate) message: Kept,
+}
+
+/// An event's [`Message`] as its [`Events`] keeps it: a message that owns its text names it by its
+/// place in the list's table of texts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kept {
+    Static(&'static str),
+    Owned(u32),
+    Fill(&'static [&'static str], [NameId; 3]),
 }
 
 /// Events in time order, with the names they mention. Dereferences to the list of [`Event`]s (times
@@ -28,6 +40,8 @@ pub struct Event {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Events {
     names: Vec<Name>,
+    /// The texts of the messages that own theirs.
+    texts: Vec<String>,
     list: Vec<Event>,
 }
 
@@ -35,6 +49,7 @@ impl Events {
     pub fn with_capacity(events: usize) -> Events {
         Events {
             names: Vec::new(),
+            texts: Vec::new(),
             list: Vec::with_capacity(events),
         }
     }
@@ -42,12 +57,39 @@ impl Events {
     /// Adds `name` to the table; events and messages refer to it by the id returned.
     pub fn name(&mut self, name: Name) -> NameId {
         self.names.push(name);
-        NameId((self.names.len() - 1) as u32)
+        NameId::new((self.names.len() - 1) as u32)
     }
 
     /// The text of a name of the table.
     pub fn text(&self, id: NameId) -> &str {
-        self.names.get(id.0 as usize).map_or("", Name::as_str)
+        self.names.get(id.index()).map_or("", Name::as_str)
+    }
+
+    /// `message` as an event of this list keeps it (an owned text moves into the table).
+    pub(crate) fn keep(&mut self, message: Message) -> Kept {
+        match message {
+            Message::Text(Cow::Borrowed(t)) => Kept::Static(t),
+            Message::Text(Cow::Owned(t)) => {
+                self.texts.push(t);
+                Kept::Owned((self.texts.len() - 1) as u32)
+            }
+            Message::Fill(parts, args) => Kept::Fill(parts, args),
+        }
+    }
+
+    /// Replaces the message of event `i` (an owned text takes the place of the one it replaces).
+    pub(crate) fn set_message(&mut self, i: usize, message: Message) {
+        let Some(old) = self.list.get(i).map(|e| e.message) else {
+            return;
+        };
+        let kept = match (old, message) {
+            (Kept::Owned(j), Message::Text(Cow::Owned(t))) => {
+                self.texts[j as usize] = t;
+                Kept::Owned(j)
+            }
+            (_, m) => self.keep(m),
+        };
+        self.list[i].message = kept;
     }
 
     /// An event naming its stage and cluster by text (each added to the table).
@@ -61,6 +103,7 @@ impl Events {
     ) {
         let stage = stage.map(|s| self.name(s));
         let cluster = cluster.map(|c| self.name(c));
+        let message = self.keep(message);
         self.list.push(Event {
             at,
             reason,
@@ -86,8 +129,9 @@ impl Events {
             stage: e.stage.map(|s| self.text(s)),
             cluster: e.cluster.map(|c| self.text(c)),
             message: MessageText {
-                message: &e.message,
+                message: e.message,
                 names: &self.names,
+                texts: &self.texts,
             },
         }
     }
@@ -95,15 +139,21 @@ impl Events {
     /// Moves `other`'s events that `keep` accepts to the end of this list, with their names.
     pub fn append_from(&mut self, other: Events, mut keep: impl FnMut(&Event) -> bool) {
         let offset = self.names.len() as u32;
-        let shift = |id: NameId| NameId(id.0 + offset);
+        let shift = |id: NameId| NameId::new(id.index() as u32 + offset);
+        let text_offset = self.texts.len() as u32;
         self.names.extend(other.names);
+        self.texts.extend(other.texts);
         for mut e in other.list.into_iter().filter(|e| keep(e)) {
             e.stage = e.stage.map(shift);
             e.cluster = e.cluster.map(shift);
-            if let Message::Fill(_, args) = &mut e.message {
-                for a in args.iter_mut().filter(|a| **a != NameId::NONE) {
-                    *a = shift(*a);
+            match &mut e.message {
+                Kept::Fill(_, args) => {
+                    for a in args.iter_mut().filter(|a| **a != NameId::NONE) {
+                        *a = shift(*a);
+                    }
                 }
+                Kept::Owned(j) => *j += text_offset,
+                Kept::Static(_) => {}
             }
             self.list.push(e);
         }
@@ -177,13 +227,28 @@ pub struct EventView<'a> {
 /// An event's message with the table its names are in: displays, compares and serializes as its text.
 #[derive(Clone, Copy)]
 pub struct MessageText<'a> {
-    message: &'a Message,
+    message: Kept,
     names: &'a [Name],
+    texts: &'a [String],
+}
+
+impl MessageText<'_> {
+    /// The whole text when it is one piece (`None`: parts and names to join).
+    fn whole(&self) -> Option<&str> {
+        match self.message {
+            Kept::Static(t) => Some(t),
+            Kept::Owned(j) => Some(self.texts.get(j as usize).map_or("", String::as_str)),
+            Kept::Fill(..) => None,
+        }
+    }
 }
 
 impl fmt::Display for MessageText<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.message.write(self.names, f)
+        match self.message {
+            Kept::Fill(parts, args) => Message::Fill(parts, args).write(self.names, f),
+            _ => f.write_str(self.whole().unwrap_or("")),
+        }
     }
 }
 
@@ -195,9 +260,9 @@ impl fmt::Debug for MessageText<'_> {
 
 impl Serialize for MessageText<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self.message {
-            Message::Text(t) => s.serialize_str(t),
-            Message::Fill(..) => s.collect_str(self),
+        match self.whole() {
+            Some(t) => s.serialize_str(t),
+            None => s.collect_str(self),
         }
     }
 }

@@ -4,6 +4,7 @@
 
 use std::borrow::{Borrow, Cow};
 use std::fmt;
+use std::num::NonZeroU32;
 use std::ops::Deref;
 use std::sync::Arc;
 
@@ -90,13 +91,28 @@ impl Serialize for Name {
     }
 }
 
-/// A name's place in the table of the [`super::Events`] it belongs to.
+/// A name's place in the table of the [`super::Events`] it belongs to. Kept as the place plus one,
+/// so that an absent one (`Option<NameId>`, an event's stage or cluster) takes no more room: an
+/// event of a million-event plan is 8 bytes smaller.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct NameId(pub u32);
+pub struct NameId(NonZeroU32);
 
 impl NameId {
-    /// No name: the unused arguments of a [`Message::Fill`].
-    pub const NONE: NameId = NameId(u32::MAX);
+    /// No name: the unused arguments of a [`Message::Fill`] (a place no table reaches).
+    pub const NONE: NameId = NameId(NonZeroU32::MAX);
+
+    /// The name at place `i` of the table (`u32::MAX` is no place: it reads as [`NameId::NONE`]).
+    pub const fn new(i: u32) -> NameId {
+        match NonZeroU32::new(i.wrapping_add(1)) {
+            Some(n) => NameId(n),
+            None => NameId::NONE,
+        }
+    }
+
+    /// The place in the table.
+    pub const fn index(self) -> usize {
+        (self.0.get() - 1) as usize
+    }
 }
 
 /// An event's message: plain text, or parts and names of its event list's table
@@ -125,7 +141,7 @@ impl Message {
             Message::Fill(parts, args) => {
                 for (i, part) in parts.iter().enumerate() {
                     f.write_str(part)?;
-                    if let Some(arg) = args.get(i).and_then(|a| names.get(a.0 as usize)) {
+                    if let Some(arg) = args.get(i).and_then(|a| names.get(a.index())) {
                         f.write_str(arg)?;
                     }
                 }

@@ -923,7 +923,7 @@ fn rename_requests(run: &RunStatus, stages: &mut [StagePlan], events: &mut Event
     for i in 0..events.len() {
         let text = events.view(&events[i]).message.to_string();
         if let Some((g, real)) = names.iter().find(|(g, _)| text.contains(g.as_str())) {
-            events[i].message = text.replace(g.as_str(), real).into();
+            events.set_message(i, text.replace(g.as_str(), real).into());
         }
     }
 }
