@@ -92,6 +92,24 @@ impl Events {
         self.list[i].message = kept;
     }
 
+    /// An event naming its stage and cluster by their places in the table ([`Events::name`]).
+    pub fn push_ids(
+        &mut self,
+        at: Time,
+        reason: &'static str,
+        stage: Option<NameId>,
+        cluster: Option<NameId>,
+        message: Message,
+    ) {
+        self.list.push(Event {
+            at,
+            reason,
+            stage,
+            cluster,
+            message,
+        });
+    }
+
     /// An event naming its stage and cluster by text (each added to the table).
     pub fn push_named(
         &mut self,

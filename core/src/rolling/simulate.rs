@@ -7,7 +7,7 @@ use std::collections::VecDeque;
 
 use crate::engine::EventQueue;
 use crate::plan::rolling::AvailabilityPoint;
-use crate::plan::{Events, Phase, PhaseKind};
+use crate::plan::{Events, Name, NameId, Phase, PhaseKind};
 use crate::rolling::availability::Profile;
 use crate::rolling::rounds::{self, Action, Counts, Move, Round};
 use crate::time::{Duration, Time};
@@ -136,6 +136,50 @@ struct Sim<'a> {
     queue: EventQueue<Ev>,
     rounds: Vec<Round>,
     events: Events,
+    /// Each binding's cluster in the events' name table, added with its first event: a rollout
+    /// writes three or four events per cluster, which then share one name instead of a copy each.
+    cluster_ids: Vec<Option<NameId>>,
+    /// The phase labels every rolled cluster carries, made once and shared.
+    labels: Labels,
+}
+
+/// Phase labels the same for every binding of a rollout (a [`Name`] clone is a reference count).
+struct Labels {
+    removing: Name,
+    reporting: Name,
+    placing: Name,
+    applying: Name,
+    /// `waiting for Deployment availability`, when there are trackable workloads.
+    workload: Option<Name>,
+    /// `never becomes available (…)`, with it.
+    never: Option<Name>,
+    /// `unavailablePeriodSeconds …s (… not trackable)`, when some kinds cannot be tracked.
+    untrackable: Option<Name>,
+}
+
+impl Labels {
+    fn new(d: &Durations<'_>) -> Labels {
+        let workload = (!d.profile.workloads.is_empty()).then(|| d.profile.workload_label());
+        Labels {
+            removing: "removing the placed resources".into(),
+            reporting: "reporting the diff".into(),
+            placing: "placing the resources".into(),
+            applying: "applying the new resources".into(),
+            never: workload
+                .as_ref()
+                .map(|label| format!("never becomes available ({label})").as_str().into()),
+            workload: workload.as_deref().map(Name::from),
+            untrackable: (!d.profile.untrackable.is_empty()).then(|| {
+                format!(
+                    "unavailablePeriodSeconds {}s ({} not trackable)",
+                    d.unavailable_period.0 / 1000,
+                    d.profile.untrackable.join(", ")
+                )
+                .as_str()
+                .into()
+            }),
+        }
+    }
 }
 
 /// Runs the rollout from `start`. `bindings` must be sorted by cluster name (the controller sorts
@@ -165,7 +209,10 @@ pub fn simulate(
         queue: EventQueue::default(),
         rounds: Vec::new(),
         events: Events::default(),
+        cluster_ids: Vec::new(),
+        labels: Labels::new(d),
     };
+    sim.cluster_ids = vec![None; sim.b.len()];
     sim.classify();
     for (i, b) in sim.b.iter().enumerate() {
         if let Some(t) = b.ready_at {
@@ -280,6 +327,16 @@ impl Sim<'_> {
         }
     }
 
+    /// Binding `i`'s cluster in the events' name table (added the first time).
+    fn cluster_id(&mut self, i: usize) -> NameId {
+        if let Some(id) = self.cluster_ids[i] {
+            return id;
+        }
+        let id = self.events.name(self.b[i].cluster.as_str().into());
+        self.cluster_ids[i] = Some(id);
+        id
+    }
+
     /// Ready bindings not being deleted: what the controller can count on, and the line in the chart.
     fn available(&self) -> usize {
         self.counts.ready - self.counts.can_be_unavailable
@@ -383,7 +440,7 @@ impl Sim<'_> {
             kind: PhaseKind::Remove,
             start: now,
             end: Some(end),
-            label: "removing the placed resources".into(),
+            label: self.labels.removing.clone(),
             version: None,
         });
         self.queue.push(end, Ev::Gone(i));
@@ -392,6 +449,8 @@ impl Sim<'_> {
     /// An in-place update or an add: apply, then wait for availability as the resources allow.
     fn roll(&mut self, now: Time, i: usize, action: Action, why: &str) {
         let d = self.d;
+        let cluster = Some(self.cluster_id(i));
+        let labels = &self.labels;
         let b = &mut self.b[i];
         if b.ready {
             b.ready = false;
@@ -410,13 +469,8 @@ impl Sim<'_> {
         }
         b.up_to_date = true;
         b.moved = Some(action);
-        self.events.push_named(
-            now,
-            "RolloutStarted",
-            None,
-            Some(b.cluster.as_str().into()),
-            why.to_string().into(),
-        );
+        self.events
+            .push_ids(now, "RolloutStarted", None, cluster, why.to_string().into());
         let applied = now.plus(d.apply);
         b.phases.push(Phase {
             kind: if action == Action::Add {
@@ -427,18 +481,18 @@ impl Sim<'_> {
             start: now,
             end: Some(applied),
             label: match (action, d.report_diff) {
-                (_, true) => "reporting the diff".into(),
-                (Action::Add, _) => "placing the resources".into(),
-                _ => "applying the new resources".into(),
+                (_, true) => labels.reporting.clone(),
+                (Action::Add, _) => labels.placing.clone(),
+                _ => labels.applying.clone(),
             },
             version: None,
         });
         if !d.report_diff {
-            self.events.push_named(
+            self.events.push_ids(
                 applied,
                 "AllWorkHaveBeenApplied",
                 None,
-                Some(b.cluster.as_str().into()),
+                cluster,
                 "the resources were applied".into(),
             );
         }
@@ -466,11 +520,11 @@ impl Sim<'_> {
                         version: None,
                     });
                 }
-                self.events.push_named(
+                self.events.push_ids(
                     reported,
                     "DiffReportingCompleted",
                     None,
-                    Some(b.cluster.as_str().into()),
+                    cluster,
                     "the diff was reported (apply strategy ReportDiff)".into(),
                 );
                 self.queue.push(reported, Ev::Ready(i));
@@ -480,15 +534,14 @@ impl Sim<'_> {
             return;
         }
         let mut t = applied;
-        if !d.profile.workloads.is_empty() {
-            let label = d.profile.workload_label();
+        if let (Some(label), Some(never)) = (&labels.workload, &labels.never) {
             if d.never_available[i] {
                 b.never_ready = true;
                 b.phases.push(Phase {
                     kind: PhaseKind::AvailabilityWait,
                     start: t,
                     end: None,
-                    label: format!("never becomes available ({label})").into(),
+                    label: never.clone(),
                     version: None,
                 });
                 return;
@@ -498,32 +551,27 @@ impl Sim<'_> {
                 kind: PhaseKind::AvailabilityWait,
                 start: t,
                 end: Some(end),
-                label: label.into(),
+                label: label.clone(),
                 version: None,
             });
             t = end;
         }
-        if !d.profile.untrackable.is_empty() {
+        if let Some(label) = &labels.untrackable {
             let end = t.plus(d.unavailable_period);
             b.phases.push(Phase {
                 kind: PhaseKind::AvailabilityWait,
                 start: t,
                 end: Some(end),
-                label: format!(
-                    "unavailablePeriodSeconds {}s ({} not trackable)",
-                    d.unavailable_period.0 / 1000,
-                    d.profile.untrackable.join(", ")
-                )
-                .into(),
+                label: label.clone(),
                 version: None,
             });
             t = end;
         } else {
-            self.events.push_named(
+            self.events.push_ids(
                 t,
                 "AllWorkAreAvailable",
                 None,
-                Some(b.cluster.as_str().into()),
+                cluster,
                 "the resources are available".into(),
             );
         }
