@@ -101,6 +101,7 @@ impl Events {
         cluster: Option<NameId>,
         message: Message,
     ) {
+        let message = self.keep(message);
         self.list.push(Event {
             at,
             reason,
