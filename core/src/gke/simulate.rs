@@ -16,7 +16,7 @@ use std::collections::{BTreeMap, VecDeque};
 
 use crate::diag::Diagnostic;
 use crate::engine::EventQueue;
-use crate::plan::{Event, Events, Message, Name, NameId, Phase, PhaseKind};
+use crate::plan::{Event, Events, Kept, Message, Name, NameId, Phase, PhaseKind};
 use crate::time::{Duration, Time};
 
 use super::history::Histories;
@@ -212,8 +212,8 @@ struct Sim<'a> {
     now: Time,
     /// Events dated after `now` (an upgrade's start in a later window), held until their instant so
     /// that `events` stays in time order and needs no sorting.
-    ahead: EventQueue<u32>,
-    /// The held events, by the slot `ahead` names (small keys move through its heap, not events).
+    ahead: EventQueue<Held>,
+    /// The held events that `ahead` names by slot (small keys move through its heap, not events).
     held: Vec<Option<Event>>,
     /// Slots of `held` free for reuse.
     free: Vec<u32>,
@@ -223,6 +223,17 @@ struct Sim<'a> {
     /// first served. Rare (a stage starting a version while a forced soak's upgrades still run), so
     /// kept here rather than as two queues in every cluster's state.
     waiting: BTreeMap<(u32, usize), VecDeque<u32>>,
+}
+
+/// An event dated ahead, as [`Sim::ahead`] holds it until its instant.
+#[derive(Clone, Copy)]
+enum Held {
+    /// (cluster, stream, rollout): the upgrade starts (nearly every event held: a cluster waiting
+    /// for its window). The event is built from these when it is listed, so a 100,000-cluster plan
+    /// does not write a hundred thousand events aside and read each back, a cache miss, later.
+    Started(u32, Stream, u32),
+    /// Any other event, in this slot of [`Sim::held`].
+    Slot(u32),
 }
 
 /// Where a live rollout stands: stage `stage` qualified `version` of `stream` at `at` (its soak
@@ -471,7 +482,7 @@ impl Sim<'_> {
                     (self.held.len() - 1) as u32
                 }
             };
-            self.ahead.push(at, slot);
+            self.ahead.push(at, Held::Slot(slot));
         } else {
             self.list(event);
         }
@@ -515,11 +526,18 @@ impl Sim<'_> {
             if now.is_some_and(|now| at > now) {
                 break;
             }
-            if let Some((_, slot)) = self.ahead.pop() {
-                if let Some(event) = self.held[slot as usize].take() {
+            match self.ahead.pop() {
+                Some((_, Held::Started(c, stream, r))) => {
+                    let event = self.started(at, c as usize, stream, r as usize);
                     self.list(event);
                 }
-                self.free.push(slot);
+                Some((_, Held::Slot(slot))) => {
+                    if let Some(event) = self.held[slot as usize].take() {
+                        self.list(event);
+                    }
+                    self.free.push(slot);
+                }
+                None => {}
             }
         }
         if let Some(now) = now {
@@ -1112,15 +1130,13 @@ impl Sim<'_> {
         self.scratch_segments = segments;
         let name = self.cluster_id(c);
         if let Some(first) = first {
-            let msg = Message::fill(
-                by_stream(
-                    stream,
-                    &["", ": control plane upgrade to ", " starts"],
-                    &["", ": nodes upgrade to ", " starts"],
-                ),
-                &[name, v],
-            );
-            self.emit(first, "UPGRADE_STARTED", Some(stage), Some(c), msg);
+            if first > self.now {
+                self.ahead
+                    .push(first, Held::Started(c as u32, stream, r as u32));
+            } else {
+                let event = self.started(first, c, stream, r);
+                self.list(event);
+            }
         }
         match end {
             Some(e) => self.queue.push(e, Ev::Done(c as u32, stream, r as u32)),
@@ -1143,6 +1159,25 @@ impl Sim<'_> {
                 );
                 self.emit(now, "MAINTENANCE_POLICY", Some(stage), Some(c), msg);
             }
+        }
+    }
+
+    /// The event of cluster `c`'s upgrade of `stream` in rollout `r` starting at `at`.
+    fn started(&self, at: Time, c: usize, stream: Stream, r: usize) -> Event {
+        let ro = &self.rollouts[r];
+        Event {
+            at,
+            reason: "UPGRADE_STARTED",
+            stage: Some(NameId::new(ro.stage as u32)),
+            cluster: Some(self.cluster_id(c)),
+            message: Kept::fill(
+                by_stream(
+                    stream,
+                    &["", ": control plane upgrade to ", " starts"],
+                    &["", ": nodes upgrade to ", " starts"],
+                ),
+                &[self.cluster_id(c), ro.version_id],
+            ),
         }
     }
 

@@ -35,6 +35,14 @@ pub(crate) enum Kept {
     Fill(&'static [&'static str], [NameId; 3]),
 }
 
+impl Kept {
+    /// [`Message::fill`] as kept: it owns nothing, so it needs no list to be kept in.
+    pub(crate) fn fill(parts: &'static [&'static str], args: &[NameId]) -> Kept {
+        debug_assert_eq!(parts.len(), args.len() + 1);
+        Kept::Fill(parts, super::text::three(args))
+    }
+}
+
 /// Events in time order, with the names they mention. Dereferences to the list of [`Event`]s (times
 /// and reasons); [`Events::iter`] gives each with its names.
 #[derive(Clone, Debug, Default, PartialEq)]

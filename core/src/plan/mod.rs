@@ -6,6 +6,7 @@ pub mod projection;
 pub mod rolling;
 mod text;
 
+pub(crate) use events::Kept;
 pub use events::{Event, EventView, Events, MessageText};
 pub use text::{Message, Name, NameId};
 

@@ -127,11 +127,7 @@ impl Message {
     /// `parts` interleaved with `args` (one fewer argument than parts; at most three).
     pub fn fill(parts: &'static [&'static str], args: &[NameId]) -> Message {
         debug_assert_eq!(parts.len(), args.len() + 1);
-        let mut a = [NameId::NONE; 3];
-        for (slot, arg) in a.iter_mut().zip(args) {
-            *slot = *arg;
-        }
-        Message::Fill(parts, a)
+        Message::Fill(parts, three(args))
     }
 
     /// Writes the text, its names read from `names` (the table of its event list).
@@ -149,6 +145,15 @@ impl Message {
             }
         }
     }
+}
+
+/// Up to three arguments of a [`Message::Fill`], the unused ones [`NameId::NONE`].
+pub(crate) fn three(args: &[NameId]) -> [NameId; 3] {
+    let mut a = [NameId::NONE; 3];
+    for (slot, arg) in a.iter_mut().zip(args) {
+        *slot = *arg;
+    }
+    a
 }
 
 impl fmt::Debug for Message {
