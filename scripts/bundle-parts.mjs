@@ -27,9 +27,11 @@ const WHAT = {
   live_kit: "live status: reading and projecting a pasted run status (KubeFleet objects, GKE)",
 };
 
-const first = ["index.html", "style.css", "live.css", "fleetplan-web.js", "fleetplan-web_bg.wasm", "__wasm_split.js"].filter((f) =>
-  fs.existsSync(path.join(dist, f)),
-);
+const present = (files) => files.filter((f) => fs.existsSync(path.join(dist, f)));
+const first = present(["index.html", "style.css", "fleetplan-web.js", "fleetplan-web_bg.wasm", "__wasm_split.js"]);
+// Stylesheets the app adds with a part (browser::stylesheet): the editing side's with the app, a live
+// status's with its part.
+const STYLES = { bench_kit: present(["editor.css"]), live_kit: present(["live.css"]) };
 const loader = path.join(dist, "__wasm_split.js");
 const parts = new Map();
 if (fs.existsSync(loader)) {
@@ -41,7 +43,7 @@ if (fs.existsSync(loader)) {
   for (const m of js.matchAll(/(?:\bexport\s+const\s+|,\s*)__wasm_split_load_(\w+?)_\d+\s*=\s*wrapAsyncCb\(makeLoad\(([^]*?),\s*\[([^\]]*)\]\)\)/g)) {
     const own = m[2].match(/"\.\/([^"]+\.wasm)"/);
     const deps = m[3].split(",").map((s) => s.trim()).filter(Boolean).map((c) => chunks.get(c));
-    parts.set(m[1], [...(own ? [own[1]] : []), ...deps]);
+    parts.set(m[1], [...(own ? [own[1]] : []), ...deps, ...(STYLES[m[1]] || [])]);
   }
 }
 

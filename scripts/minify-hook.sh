@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Trunk post-build step (run by scripts/wasm-split-hook.sh after wasm-opt): minifies the release build's
-# JavaScript glue with esbuild from npm. Every first load downloads it, and it is wasm-bindgen's glue for
+# JavaScript glue (and the stylesheets the app adds later) with esbuild from npm. Every first load downloads it, and it is wasm-bindgen's glue for
 # the whole app (10.4 -> 7.7 KB gzipped); Trunk's own minifier (Trunk.toml `minify`, which does the
 # page and the CSS) never sees it, since scripts/wasm-split-hook.sh writes it after Trunk's bindgen.
 # Dev builds are left readable; without node_modules it warns and leaves the glue as it is. The split
@@ -21,3 +21,8 @@ mv "$glue.min" "$glue"
 loader="$TRUNK_STAGING_DIR/__wasm_split.js"
 "$esbuild" "$loader" --minify-whitespace --minify-syntax --log-level=error --outfile="$loader.min"
 mv "$loader.min" "$loader"
+# The stylesheets the app adds later (editor.css, live.css: copied files, which Trunk does not minify).
+for css in editor.css live.css; do
+    "$esbuild" "$TRUNK_STAGING_DIR/$css" --minify --log-level=error --outfile="$TRUNK_STAGING_DIR/$css.min"
+    mv "$TRUNK_STAGING_DIR/$css.min" "$TRUNK_STAGING_DIR/$css"
+done

@@ -7,7 +7,8 @@ scripts/wasm-split-hook.sh runs it on the main module after wasm-bindgen: Leptos
 server functions' browser side, whose streaming helper (the wasm-streams crate) exports three classes
 (IntoUnderlyingSource, IntoUnderlyingByteSource, IntoUnderlyingSink) that a client-side app never
 constructs. Exports are roots, so their code (and the futures it spawns) stayed in the main module;
-without the exports wasm-opt drops it. The JavaScript glue keeps the classes' unused wrappers.
+without the exports wasm-opt drops it, and scripts/glue-drop-classes.py removes the classes'
+wrappers from the JavaScript glue.
 """
 import sys
 

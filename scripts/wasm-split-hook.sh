@@ -44,8 +44,10 @@ wasm-bindgen --target web --no-typescript --keep-lld-exports --no-demangle "${de
     --out-dir "$work/bindgen" --out-name "$name" "$work/$name.wasm"
 # Leptos always builds its server functions' streaming helper (wasm-streams), whose exported classes
 # a client-side app never constructs: without the exports, wasm-opt drops their code from the main
-# module (see the script).
+# module (see the script),
 python3 "$root/scripts/wasm-drop-exports.py" "$work/bindgen/${name}_bg.wasm" intounderlying __wbg_intounderlying
+# and their wrapper classes in the glue, which called those exports.
+python3 "$root/scripts/glue-drop-classes.py" "$work/bindgen/$name.js" IntoUnderlying
 
 # Trunk's own module and glue are replaced by the split ones (same names: index.html loads them).
 rm -f "$staging/$name.js" "$staging/${name}_bg.wasm"

@@ -45,6 +45,31 @@ pub fn app_url() -> String {
         .unwrap_or_else(base_url)
 }
 
+/// Adds the stylesheet `file` to the page once, from beside the app's files (the directory of
+/// [`app_url`]): the styles of parts no first chart shows (the editing side, a live status) come with
+/// those parts instead of with every first load. A stylesheet added by script holds up no rendering.
+pub fn stylesheet(file: &str) {
+    let Some(doc) = window().and_then(|w| w.document()) else {
+        return;
+    };
+    let marker = format!("link[data-style=\"{file}\"]");
+    if doc.query_selector(&marker).ok().flatten().is_some() {
+        return;
+    }
+    let (Some(head), Ok(link)) = (
+        doc.query_selector("head").ok().flatten(),
+        doc.create_element("link"),
+    ) else {
+        return;
+    };
+    let app = app_url();
+    let dir = &app[..app.rfind('/').map_or(0, |i| i + 1)];
+    let _ = link.set_attribute("rel", "stylesheet");
+    let _ = link.set_attribute("href", &format!("{dir}{file}"));
+    let _ = link.set_attribute("data-style", file);
+    let _ = head.append_child(&link);
+}
+
 /// Whether `globalThis[name]` is `true`.
 pub fn global_flag(name: &str) -> bool {
     js_sys::Reflect::get(&js_sys::global(), &name.into())

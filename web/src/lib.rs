@@ -140,6 +140,10 @@ crate::on_demand! {
 }
 
 fn mount_app(text: String, banner: Option<String>, embed: bool) {
+    // The editing side's styles, asked for now so they are here before its chunk (workbench) is.
+    if !embed {
+        browser::stylesheet("editor.css");
+    }
     let body = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.body());

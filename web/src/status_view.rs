@@ -144,6 +144,7 @@ pub fn analyse(text: &str, previous: Option<&Analysis>, clock: LiveClock) -> Opt
     if !status::looks_live(text) {
         return None;
     }
+    browser::stylesheet("live.css");
     let Some(kit) = clock.kit.get(live_kit) else {
         return Some(crate::analysis::waiting(previous, Vec::new()));
     };
