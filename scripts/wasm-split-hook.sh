@@ -48,6 +48,11 @@ wasm-bindgen --target web --no-typescript --keep-lld-exports --no-demangle "${de
 python3 "$root/scripts/wasm-drop-exports.py" "$work/bindgen/${name}_bg.wasm" intounderlying __wbg_intounderlying
 # and their wrapper classes in the glue, which called those exports.
 python3 "$root/scripts/glue-drop-classes.py" "$work/bindgen/$name.js" IntoUnderlying
+# Release builds: the imports from the glue get short names in the module and the glue alike (their
+# names carry 16-hex-digit hashes that do not compress; see the script). Dev builds keep them readable.
+if [ "${TRUNK_PROFILE:-debug}" = release ]; then
+    python3 "$root/scripts/wasm-short-imports.py" "$work/bindgen/${name}_bg.wasm" "$work/bindgen/$name.js"
+fi
 
 # Trunk's own module and glue are replaced by the split ones (same names: index.html loads them).
 rm -f "$staging/$name.js" "$staging/${name}_bg.wasm"
