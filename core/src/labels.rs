@@ -77,10 +77,15 @@ pub fn subdomain_errors(s: &str) -> Vec<String> {
 /// `IsQualifiedName`: the messages for a label key, in apimachinery's order (prefix, then name part).
 pub fn key_errors(key: &str) -> Vec<String> {
     let mut errs = Vec::new();
-    let parts: Vec<&str> = key.split('/').collect();
-    let name = match parts.as_slice() {
-        [name] => *name,
-        [prefix, name] => {
+    // No list of the parts: this runs for every label of every cluster, nearly always on a valid key.
+    let split = match key.split_once('/') {
+        None => Some((None, key)),
+        Some((prefix, name)) if !name.contains('/') => Some((Some(prefix), name)),
+        Some(_) => None,
+    };
+    let name = match split {
+        Some((None, name)) => name,
+        Some((Some(prefix), name)) => {
             if prefix.is_empty() {
                 errs.push("prefix part must be non-empty".to_string());
             } else {
@@ -90,9 +95,9 @@ pub fn key_errors(key: &str) -> Vec<String> {
                         .map(|m| format!("prefix part {m}")),
                 );
             }
-            *name
+            name
         }
-        _ => {
+        None => {
             return vec![format!(
                 "a qualified name {} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
                 regex_error(NAME_MSG, NAME_FMT, &["MyName", "my.name", "123-abc"])
