@@ -994,8 +994,9 @@ impl Sim<'_> {
             return self.wake_nodes(now, c);
         }
         if stream == Stream::Node && *self.ver(c, 0) < *v {
-            let v = v.clone();
-            if self.control_plane_will_reach(c, &v) {
+            // Compared in place: a copy of the version would write its shared text's count (an
+            // atomic step that waits for the bars just written) for every cluster.
+            if self.control_plane_will_reach(c, v) {
                 self.clusters[c].busy[k] = Some(r as u32);
                 self.clusters[c].node_waits_for_cp = Some(r as u32);
                 return;
@@ -1219,11 +1220,11 @@ impl Sim<'_> {
             return;
         };
         let r = r as usize;
-        let v = self.rollouts[r].version.clone();
-        if *self.ver(c, 0) >= v {
+        let v = &self.rollouts[r].version;
+        if self.ver(c, 0) >= v {
             self.clusters[c].node_waits_for_cp = None;
             self.schedule(now, c, Stream::Node, r);
-        } else if !self.control_plane_will_reach(c, &v) && self.clusters[c].busy[0].is_none() {
+        } else if !self.control_plane_will_reach(c, v) && self.clusters[c].busy[0].is_none() {
             self.clusters[c].node_waits_for_cp = None;
             self.clusters[c].busy[1] = None;
             let [name, cp, v] = self.names(c, self.clusters[c].version[0], r);
