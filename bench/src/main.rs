@@ -39,19 +39,38 @@ fn cpu_ms() -> f64 {
     t.tv_sec as f64 * 1e3 + t.tv_nsec as f64 / 1e6
 }
 
-/// Median CPU milliseconds of `f` after one warm-up run (which pages in code and lets the allocator
-/// grow to its working size). Stops after about two seconds of runs, with at least three.
+/// Median CPU milliseconds of one call of `f`, after one warm-up run (which pages in code and lets the
+/// allocator grow to its working size). Stops after about two seconds of samples, with at least three.
+/// A sample times a batch of calls lasting at least [`BATCH_MS`] and divides: a single call of a
+/// millisecond or two is within the reach of one scheduler tick or cache flush from another process,
+/// which made the 1,000-cluster wasm/native ratios swing by 2x between runs of the same build.
 fn median_ms<T>(mut f: impl FnMut() -> T) -> f64 {
+    let t = cpu_ms();
     std::hint::black_box(f());
+    let calls = batch_calls(cpu_ms() - t);
     let begun = Instant::now();
     let mut times = Vec::with_capacity(RUNS);
     while times.len() < RUNS && (times.len() < 3 || begun.elapsed().as_secs_f64() < 2.0) {
         let t = cpu_ms();
-        std::hint::black_box(f());
-        times.push(cpu_ms() - t);
+        for _ in 0..calls {
+            std::hint::black_box(f());
+        }
+        times.push((cpu_ms() - t) / calls as f64);
     }
     times.sort_by(f64::total_cmp);
     times[times.len() / 2]
+}
+
+/// CPU milliseconds a timed batch of calls lasts at least (see [`median_ms`]).
+const BATCH_MS: f64 = 20.0;
+
+/// How many calls of `one_ms` each make a batch of [`BATCH_MS`]: one for calls that long or longer.
+fn batch_calls(one_ms: f64) -> u32 {
+    if one_ms >= BATCH_MS {
+        1
+    } else {
+        (BATCH_MS / one_ms.max(0.01)).ceil().min(10_000.0) as u32
+    }
 }
 
 fn budget(pass: bool, what: &str) {
