@@ -16,7 +16,7 @@ import re
 import string
 import sys
 
-from wasmbin import leb, sections, uleb
+from wasmbin import import_desc, leb, sections, uleb
 
 LETTERS = string.ascii_letters
 
@@ -35,29 +35,6 @@ def short(i):
 def read_name(buf, i):
     n, i = leb(buf, i)
     return buf[i : i + n].decode(), i + n
-
-
-def skip_desc(buf, i):
-    kind = buf[i]
-    i += 1
-    if kind == 0:  # function: type index
-        _, i = leb(buf, i)
-    elif kind == 1:  # table: reftype, limits
-        i += 1
-        flags, i = leb(buf, i)
-        _, i = leb(buf, i)
-        if flags & 1:
-            _, i = leb(buf, i)
-    elif kind == 2:  # memory: limits
-        flags, i = leb(buf, i)
-        _, i = leb(buf, i)
-        if flags & 1:
-            _, i = leb(buf, i)
-    elif kind == 3:  # global: type, mutability
-        i += 2
-    else:
-        sys.exit(f"unknown import kind {kind}")
-    return i
 
 
 def name_bytes(s):
@@ -90,7 +67,10 @@ def main():
         for _ in range(count):
             module, i = read_name(payload, i)
             field, i = read_name(payload, i)
-            j = skip_desc(payload, i)
+            try:
+                _, j = import_desc(payload, i)
+            except ValueError as e:
+                sys.exit(f"{wasm_path}: {e}")
             imports.append((module, field, payload[i:j]))
             i = j
         fields = [f for mod, f, _ in imports if mod == own]

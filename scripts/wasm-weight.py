@@ -13,7 +13,7 @@ import re
 import sys
 import zlib
 
-from wasmbin import leb, sections
+from wasmbin import import_desc, leb, sections
 
 
 def imported_functions(payload):
@@ -23,27 +23,8 @@ def imported_functions(payload):
         for _ in range(2):  # module and field names
             n, i = leb(payload, i)
             i += n
-        kind = payload[i]
-        i += 1
-        if kind == 0:
-            funcs += 1
-            _, i = leb(payload, i)
-        elif kind == 1:  # table: reftype, limits
-            i += 1
-            flags, i = leb(payload, i)
-            _, i = leb(payload, i)
-            if flags & 1:
-                _, i = leb(payload, i)
-        elif kind == 2:  # memory: limits
-            flags, i = leb(payload, i)
-            _, i = leb(payload, i)
-            if flags & 1:
-                _, i = leb(payload, i)
-        elif kind == 3:  # global: type, mutability
-            i += 2
-        elif kind == 4:  # tag
-            i += 1
-            _, i = leb(payload, i)
+        kind, i = import_desc(payload, i)
+        funcs += kind == 0
     return funcs
 
 

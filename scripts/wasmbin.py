@@ -1,6 +1,6 @@
 """The few pieces of the wasm binary format the project's scripts read: LEB128 numbers and sections.
 
-Imported by scripts/wasm-weight.py and scripts/wasm-drop-exports.py (run as `python3 scripts/NAME.py`,
+Imported by scripts/wasm-weight.py, scripts/wasm-drop-exports.py and scripts/wasm-short-imports.py (run as `python3 scripts/NAME.py`,
 so this folder is on the import path).
 """
 
@@ -39,3 +39,26 @@ def sections(buf):
         size, j = leb(buf, i + 1)
         yield sid, buf[j : j + size]
         i = j + size
+
+
+def import_desc(buf, i):
+    """The kind of the import descriptor at buf[i:] (0 function, 1 table, 2 memory, 3 global, 4 tag),
+    and the index after it. Raises ValueError on a kind the format does not have."""
+    kind = buf[i]
+    i += 1
+    if kind == 0:  # function: type index
+        _, i = leb(buf, i)
+    elif kind in (1, 2):  # table: reftype, then limits; memory: limits
+        i += kind == 1
+        flags, i = leb(buf, i)
+        _, i = leb(buf, i)
+        if flags & 1:
+            _, i = leb(buf, i)
+    elif kind == 3:  # global: value type, mutability
+        i += 2
+    elif kind == 4:  # tag: attribute, type index
+        i += 1
+        _, i = leb(buf, i)
+    else:
+        raise ValueError(f"unknown import kind {kind}")
+    return kind, i

@@ -130,14 +130,7 @@ impl Events {
     ) {
         let stage = stage.map(|s| self.name(s));
         let cluster = cluster.map(|c| self.name(c));
-        let message = self.keep(message);
-        self.list.push(Event {
-            at,
-            reason,
-            stage,
-            cluster,
-            message,
-        });
+        self.push_ids(at, reason, stage, cluster, message);
     }
 
     /// Each event with its names.
