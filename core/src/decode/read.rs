@@ -74,22 +74,14 @@ impl Path {
     /// model keeps elsewhere).
     pub fn at_origin(mut self, other: &Path) -> Path {
         let origin = other.origin();
-        if origin != self.report {
-            self.origin = Some(origin.to_string());
-        } else {
-            self.origin = None;
-        }
+        self.origin = (origin != self.report).then(|| origin.to_string());
         self
     }
 
     /// This path as reported, recorded under the scenario path `origin` (a GKE file's object that is
     /// one part of the scenario it becomes; empty: recorded nowhere).
     pub fn recorded_as(mut self, origin: String) -> Path {
-        self.origin = if origin == self.report {
-            None
-        } else {
-            Some(origin)
-        };
+        self.origin = (origin != self.report).then_some(origin);
         self
     }
 

@@ -149,26 +149,25 @@ struct Labels {
     reporting: Name,
     placing: Name,
     applying: Name,
-    /// `waiting for Deployment availability`, when there are trackable workloads.
-    workload: Option<Name>,
-    /// `never becomes available (…)`, with it.
-    never: Option<Name>,
+    /// `waiting for Deployment availability` and `never becomes available (…)`, when there are
+    /// trackable workloads.
+    workload: Option<(Name, Name)>,
     /// `unavailablePeriodSeconds …s (… not trackable)`, when some kinds cannot be tracked.
     untrackable: Option<Name>,
 }
 
 impl Labels {
     fn new(d: &Durations<'_>) -> Labels {
-        let workload = (!d.profile.workloads.is_empty()).then(|| d.profile.workload_label());
         Labels {
             removing: "removing the placed resources".into(),
             reporting: "reporting the diff".into(),
             placing: "placing the resources".into(),
             applying: "applying the new resources".into(),
-            never: workload
-                .as_ref()
-                .map(|label| format!("never becomes available ({label})").as_str().into()),
-            workload: workload.as_deref().map(Name::from),
+            workload: (!d.profile.workloads.is_empty()).then(|| {
+                let label = d.profile.workload_label();
+                let never = format!("never becomes available ({label})");
+                (label.as_str().into(), never.as_str().into())
+            }),
             untrackable: (!d.profile.untrackable.is_empty()).then(|| {
                 format!(
                     "unavailablePeriodSeconds {}s ({} not trackable)",
@@ -534,7 +533,7 @@ impl Sim<'_> {
             return;
         }
         let mut t = applied;
-        if let (Some(label), Some(never)) = (&labels.workload, &labels.never) {
+        if let Some((label, never)) = &labels.workload {
             if d.never_available[i] {
                 b.never_ready = true;
                 b.phases.push(Phase {
