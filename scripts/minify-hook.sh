@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Trunk post-build step (run by scripts/wasm-split-hook.sh after wasm-opt): minifies the release build's
-# JavaScript glue (and the stylesheets the app adds later) with esbuild from npm. Every first load downloads it, and it is wasm-bindgen's glue for
-# the whole app (10.4 -> 7.7 KB gzipped); Trunk's own minifier (Trunk.toml `minify`, which does the
-# page and the CSS) never sees it, since scripts/wasm-split-hook.sh writes it after Trunk's bindgen.
+# JavaScript glue (and the stylesheets the app adds later) with esbuild from npm. Every first load
+# downloads the glue, and it is wasm-bindgen's glue for the whole app (10.4 -> 7.7 KB gzipped); Trunk's
+# own minifier (Trunk.toml `minify`, which does the page and the CSS) never sees it, since
+# scripts/wasm-split-hook.sh writes it after Trunk's bindgen.
 # Dev builds are left readable; without node_modules it warns and leaves the glue as it is. The split
 # loader (__wasm_split.js), which every first load fetches too, loses its whitespace but keeps its
 # names: scripts/bundle-parts.mjs reads from it which chunks each part needs (2.0 -> 1.5 KB gzipped).

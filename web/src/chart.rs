@@ -913,7 +913,7 @@ impl leptos::attr::AttributeValue for Tenths {
         buf.push(' ');
         buf.push_str(key);
         buf.push_str("=\"");
-        self.push_to(buf);
+        let _ = std::fmt::Write::write_fmt(buf, format_args!("{self}"));
         buf.push('"');
     }
 
@@ -963,7 +963,7 @@ extern "C" {
 }
 
 /// Sets `key` to `value` in pixels. A tenth divided by ten is the double nearest that decimal, which
-/// the browser writes with at most one decimal, as [`Tenths::write`] does for the viewer.
+/// the browser writes with at most one decimal, as `Tenths`' `Display` does for the viewer.
 fn set_tenths(el: &web_sys::Element, key: &str, value: Tenths) {
     el.unchecked_ref::<NumberAttributes>()
         .set_attribute_number(key, value.px());

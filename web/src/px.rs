@@ -5,8 +5,8 @@
 //! of its text out of wasm memory (Chromium's profiler over five typed rolling edits at 1,000 clusters:
 //! 6.5 ms formatting, 6.1 ms decoding texts in `setAttribute`). Rounded to tenths, a redraw compares
 //! integers, and the interactive chart (chart.rs) hands the browser a number whose digits it writes
-//! itself; the viewer (viewer.rs) writes the same digits into its markup with [`Tenths::push_to`], so a
-//! chart that replaces the viewer's shows the same numbers. A tenth of a pixel is below what a screen
+//! itself; the viewer (viewer.rs) writes the same digits into its markup through `Display`, so a chart
+//! that replaces the viewer's shows the same numbers. A tenth of a pixel is below what a screen
 //! shows. The SVG export keeps its own one-decimal formatting (`gantt::svg`).
 
 use fleetplan::decimal::{decimal, LONGEST};
@@ -32,7 +32,7 @@ impl Tenths {
         (left, Tenths(w))
     }
 
-    /// The coordinate in pixels (the double nearest the decimal [`Tenths::push_to`] writes).
+    /// The coordinate in pixels (the double nearest the decimal `Display` writes).
     pub fn px(self) -> f64 {
         f64::from(self.0) / 10.0
     }
@@ -41,36 +41,22 @@ impl Tenths {
     pub fn plus(self, px: i32) -> Tenths {
         Tenths(self.0.saturating_add(px.saturating_mul(10)))
     }
-
-    /// The number as an SVG attribute holds it (`12`, `12.5`, `-0.3`), handed to `put` in pieces.
-    fn write_with(self, mut put: impl FnMut(&str)) {
-        let n = self.0.unsigned_abs();
-        if self.0 < 0 {
-            put("-");
-        }
-        let mut buf = [0; LONGEST];
-        put(decimal(u64::from(n / 10), &mut buf));
-        if n % 10 != 0 {
-            put(".");
-            put(decimal(u64::from(n % 10), &mut buf));
-        }
-    }
-
-    /// Appends the number to `out` (the viewer's markup).
-    pub fn push_to(self, out: &mut String) {
-        self.write_with(|piece| out.push_str(piece));
-    }
 }
 
+/// The number as an SVG attribute holds it (`12`, `12.5`, `-0.3`), written from its digits.
 impl std::fmt::Display for Tenths {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let mut result = Ok(());
-        self.write_with(|piece| {
-            if result.is_ok() {
-                result = f.write_str(piece);
-            }
-        });
-        result
+        let n = self.0.unsigned_abs();
+        if self.0 < 0 {
+            f.write_str("-")?;
+        }
+        let mut buf = [0; LONGEST];
+        f.write_str(decimal(u64::from(n / 10), &mut buf))?;
+        if n % 10 != 0 {
+            f.write_str(".")?;
+            f.write_str(decimal(u64::from(n % 10), &mut buf))?;
+        }
+        Ok(())
     }
 }
 
@@ -79,9 +65,7 @@ mod tests {
     use super::*;
 
     fn text(t: Tenths) -> String {
-        let mut s = String::new();
-        t.push_to(&mut s);
-        s
+        t.to_string()
     }
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
@@ -95,7 +79,6 @@ mod tests {
         assert_eq!(text(Tenths(-10)), "-1");
         assert_eq!(text(Tenths(i32::MAX)), "214748364.7");
         assert_eq!(text(Tenths(i32::MIN)), "-214748364.8");
-        assert_eq!(Tenths(125).to_string(), "12.5");
         // The browser writes a number by its shortest decimal: the same text.
         for t in [0, 7, 120, 125, -3, -10, 12_345, i32::MAX, i32::MIN] {
             assert_eq!(Tenths(t).px().to_string(), text(Tenths(t)));
