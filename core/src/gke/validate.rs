@@ -894,11 +894,12 @@ pub fn rollout_sequence(scenario: &Scenario, seq: &RolloutSequence, start: Time)
             let Some(sel) = selectors[i].as_ref() else {
                 return true;
             };
-            if let Some(key) = sel.missing_label_surprise(&fc.cluster.labels) {
+            let (selected, surprise) = sel.select(&fc.cluster.labels);
+            if let Some(key) = surprise {
                 let entry = surprises.entry(i).or_insert_with(|| (key, Vec::new()));
                 entry.1.push(fc.cluster.name.as_str());
             }
-            sel.matches(&fc.cluster.labels)
+            selected
         });
         let Some(stage) = stage else {
             outside.push(fc.cluster.name.as_str());
