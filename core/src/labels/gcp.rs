@@ -27,7 +27,17 @@ fn is_subsequent(c: char) -> bool {
 }
 
 pub fn value_ok(value: &str) -> bool {
-    value.chars().count() <= MAX_LEN && value.chars().all(is_subsequent)
+    short_plain(value) || value.chars().count() <= MAX_LEN && value.chars().all(is_subsequent)
+}
+
+/// At most [`MAX_LEN`] bytes, each a lowercase ASCII letter, a digit, `_` or `-`: what nearly every
+/// label is, and fine without decoding a character or looking one up in Unicode's tables (every
+/// cluster's labels are checked on each plan; the general check was 3% of a 10,000-cluster one).
+fn short_plain(text: &str) -> bool {
+    text.len() <= MAX_LEN
+        && text
+            .bytes()
+            .all(|b| matches!(b, b'a'..=b'z' | b'0'..=b'9' | b'_' | b'-'))
 }
 
 pub fn key_ok(key: &str) -> bool {
@@ -52,6 +62,10 @@ pub fn label_errors(key: &str, value: &str) -> Vec<String> {
 /// Why a label that gcloud refuses is refused when gcloud's text does not say it: a value too long
 /// (gcloud's value text names only the characters).
 fn length_note(value: &str) -> Option<String> {
+    // A value has at most as many characters as bytes.
+    if value.len() <= MAX_LEN {
+        return None;
+    }
     let n = value.chars().count();
     (n > MAX_LEN && value.chars().all(is_subsequent)).then(|| {
         format!("the value has {n} characters; Google Cloud label values have at most {MAX_LEN}")
