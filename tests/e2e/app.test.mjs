@@ -1149,7 +1149,9 @@ test("a pasted run status: facts solid, the now-line, a range per row, where it 
   assert.match(await page.locator('[data-testid="live-range"]').textContent(), /^P50 .*, P90 .* 1000 samples\)$/);
   await page.screenshot({ path: path.join(out, "live-status.png") });
 
-  // The share link carries the status: another page opens it where it stands.
+  // The share link carries the status: another page opens it where it stands. The address bar and the
+  // autosave are written together once edits pause: the autosave holding the pasted text says both are.
+  await page.waitForFunction(() => localStorage.getItem("fleetplan.scenario.v1") === document.querySelector('[data-testid="yaml"]').value);
   const hash = await page.evaluate(() => location.hash);
   assert.match(hash, /^#s=1\./);
   const shared = await newPage();

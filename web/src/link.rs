@@ -12,6 +12,21 @@ pub const AUTOSAVE_KEY: &str = "fleetplan.scenario.v1";
 /// manifest list must not make every keystroke rewrite a megabyte URL); "Copy link" still offers them.
 pub const MIRROR_LIMIT: usize = 32 * 1024;
 
+/// Committed edits are mirrored into the address bar and localStorage once edits pause this long (ms):
+/// a burst of edits writes only its last state, and no write lands between two edits of a burst.
+pub const MIRROR_PAUSE_MS: f64 = 500.0;
+
+/// ...but no later than this (ms) after the first edit not yet written, so steady editing still saves.
+pub const MIRROR_AT_MOST_MS: f64 = 3000.0;
+
+/// How long (ms) to wait before mirroring, `now` and `first_unwritten` (the first commit since the last
+/// write) on one clock: the pause after the latest commit, cut short by the [`MIRROR_AT_MOST_MS`] cap.
+pub fn mirror_delay(now: f64, first_unwritten: f64) -> f64 {
+    MIRROR_PAUSE_MS
+        .min(first_unwritten + MIRROR_AT_MOST_MS - now)
+        .max(0.0)
+}
+
 /// What the page opens with.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Opening {
@@ -132,6 +147,17 @@ pub fn link_error(e: &share::ShareError) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn a_burst_is_mirrored_after_its_pause_and_steady_editing_within_the_cap() {
+        // Rule (mirror_delay): wait the 500 ms pause after the latest commit, but write no later than
+        // 3,000 ms after the first commit not yet written.
+        assert_eq!(mirror_delay(10_000.0, 10_000.0), 500.0);
+        assert_eq!(mirror_delay(12_000.0, 10_000.0), 500.0);
+        assert_eq!(mirror_delay(12_800.0, 10_000.0), 200.0);
+        assert_eq!(mirror_delay(13_000.0, 10_000.0), 0.0);
+        assert_eq!(mirror_delay(15_000.0, 10_000.0), 0.0);
+    }
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn embed_mode_reads_the_query() {

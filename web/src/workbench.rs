@@ -4,6 +4,7 @@
 //! and localStorage. Embedded charts never fetch it.
 
 use std::sync::Arc;
+use std::time::Duration as StdDuration;
 
 use fleetplan::plan::Plan;
 use fleetplan::time::Time;
@@ -86,30 +87,55 @@ fn build(a: BenchArgs) -> BenchViews {
 
     // Mirror committed edits into the address bar and localStorage. The opening text is not written
     // back: opening a broken link must not overwrite the user's autosaved work with the example.
-    // Written after the new plan has been painted, once for a burst of commits: compressing the text
-    // and replacing the address take tens of milliseconds for a 1,000-cluster text, which the edit's
-    // repaint must not wait for.
-    let mirror_queued = StoredValue::new(false);
-    Effect::new(move |first: Option<()>| {
-        committed.track();
-        if first.is_none() || !persist || mirror_queued.get_value() {
+    // Compressing a 1,000-cluster text and replacing the address take milliseconds that must fall
+    // neither into an edit's repaint nor between two edits of a burst: the write waits until edits
+    // pause (`link::mirror_delay`), writes only the latest text, skips a text already written, and
+    // happens at once when the page is hidden or left, so the last edit is never lost.
+    let timer: StoredValue<Option<TimeoutHandle>> = StoredValue::new(None);
+    let first_unwritten: StoredValue<Option<f64>> = StoredValue::new(None);
+    let written: StoredValue<Option<String>> = StoredValue::new(None);
+    let write = move || {
+        if let Some(h) = timer.try_get_value().flatten() {
+            h.clear();
+        }
+        let _ = timer.try_set_value(None);
+        let _ = first_unwritten.try_set_value(None);
+        let Some(t) = committed.try_get_untracked() else {
+            return;
+        };
+        if written.try_with_value(|w| w.as_deref() == Some(t.as_str())) != Some(false) {
             return;
         }
-        mirror_queued.set_value(true);
-        browser::after_next_paint(move || {
-            let _ = mirror_queued.try_set_value(false);
-            let Some(t) = committed.try_get_untracked() else {
-                return;
-            };
-            browser::storage_set(link::AUTOSAVE_KEY, &t);
-            let fragment = link::fragment_for(&t);
-            browser::replace_fragment(if fragment.len() <= link::MIRROR_LIMIT {
-                &fragment
-            } else {
-                ""
-            });
+        browser::storage_set(link::AUTOSAVE_KEY, &t);
+        let fragment = link::fragment_for(&t);
+        browser::replace_fragment(if fragment.len() <= link::MIRROR_LIMIT {
+            &fragment
+        } else {
+            ""
         });
+        written.set_value(Some(t));
+    };
+    Effect::new(move |first: Option<()>| {
+        committed.track();
+        if first.is_none() || !persist {
+            return;
+        }
+        let now = browser::now_ms();
+        let since = first_unwritten.get_value().unwrap_or(now);
+        first_unwritten.set_value(Some(since));
+        if let Some(h) = timer.get_value() {
+            h.clear();
+        }
+        let wait = StdDuration::from_millis(link::mirror_delay(now, since) as u64);
+        timer.set_value(set_timeout_with_handle(write, wait).ok());
     });
+    let flush = move |_| {
+        if first_unwritten.try_get_value().flatten().is_some() {
+            write();
+        }
+    };
+    let hidden = window_event_listener_untyped("visibilitychange", flush);
+    let left = window_event_listener_untyped("pagehide", flush);
 
     let keys = window_event_listener(leptos::ev::keydown, move |ev| {
         let ctrl = ev.ctrl_key() || ev.meta_key();
@@ -136,7 +162,7 @@ fn build(a: BenchArgs) -> BenchViews {
         }
     });
     // The workbench lives as long as the page, so its window listeners do too.
-    let _ = (keys, hash);
+    let _ = (keys, hash, hidden, left);
 
     // Side by side with another plan on one time axis.
     let compare_on = RwSignal::new(false);

@@ -446,3 +446,52 @@ async fn the_gke_form_edits_stages_windows_and_versions() {
     sleep(100).await;
     assert_eq!(all(&host, "[data-testid=version-event]").len(), 2);
 }
+
+#[wasm_bindgen_test]
+async fn after_a_burst_of_edits_the_address_bar_and_autosave_hold_the_last_text() {
+    // Rule (workbench, link::mirror_delay): committed edits are mirrored into the address bar and
+    // localStorage once edits pause, writing the latest committed text; the opening text is never
+    // written back.
+    let storage = web_sys::window().unwrap().local_storage().unwrap().unwrap();
+    storage
+        .remove_item(fleetplan_web::link::AUTOSAVE_KEY)
+        .unwrap();
+    let host: HtmlElement = document().create_element("div").unwrap().unchecked_into();
+    document().body().unwrap().append_child(&host).unwrap();
+    let opening = example().to_string();
+    leptos::mount::mount_to(
+        host.clone(),
+        move || view! { <Planner initial=opening persist=true /> },
+    )
+    .forget();
+    let ta: HtmlTextAreaElement = appeared(&host, "[data-testid=yaml]").await.unchecked_into();
+    let texts: Vec<String> = ["2h", "3h", "4h"]
+        .iter()
+        .map(|w| example().replacen("waitTime: 1h", &format!("waitTime: {w}"), 1))
+        .collect();
+    for t in &texts {
+        ta.set_value(t);
+        fire(&ta, "input");
+        fire(&ta, "change");
+        sleep(20).await;
+    }
+    // Well past the pause (500 ms) after the last commit.
+    sleep(1500).await;
+    let last = texts.last().unwrap();
+    assert_eq!(
+        storage
+            .get_item(fleetplan_web::link::AUTOSAVE_KEY)
+            .unwrap()
+            .as_ref(),
+        Some(last)
+    );
+    let hash = web_sys::window().unwrap().location().hash().unwrap();
+    let reopened = fleetplan_web::link::opening(&hash, None);
+    assert_eq!(&reopened.text, last);
+    assert_eq!(reopened.banner, None);
+    // Leave the page as the other tests expect it: no autosave, no fragment.
+    storage
+        .remove_item(fleetplan_web::link::AUTOSAVE_KEY)
+        .unwrap();
+    fleetplan_web::browser::replace_fragment("");
+}
