@@ -470,7 +470,7 @@ impl Window {
         let horizon = 366 + AVAILABILITY_SPAN_DAYS;
         // A rule matches no day before its anchor (`Rule::matches`), so none starts earlier.
         let occ: Vec<(i64, i64)> = (self.anchor_day..self.anchor_day + horizon)
-            .filter(|d| self.rule.matches(*d, self.anchor_day))
+            .filter(|d| self.starts_on(*d))
             .map(|d| {
                 let open = d * DAY.0 + self.start_of_day;
                 (open, open + self.length.0)
