@@ -7,6 +7,12 @@
 //! read chunk by chunk and cancelled past it. The core's [`share::decode`] stays the one the app
 //! (loaded on demand) and the tests use; both read the same zlib-wrapped deflate, Adler-32
 //! checked (the browser's `deflate` format).
+//!
+//! The page's own script (index.html) starts the same inflate as soon as the page is parsed, while the
+//! module downloads, and leaves its result in `fleetplanShare` ({p: payload, z: its bytes, t: the
+//! inflated bytes}; nothing on any failure). [`early`] takes that result when it is there and made from
+//! the very bytes the core unpacks, so the first chart needs no asynchronous step (another task could
+//! run before the chart in it); otherwise [`decode`] inflates here.
 
 use fleetplan::share::{self, ShareError};
 use js_sys::{Array, Promise, Reflect, Uint8Array};
@@ -43,6 +49,31 @@ extern "C" {
 pub async fn decode(payload: &str) -> Result<String, ShareError> {
     let packed = share::unpack(payload)?;
     share::text_of(inflate(&packed, share::MAX_TEXT_LEN).await?)
+}
+
+/// The scenario text of a share payload as the page's script inflated it ahead of the module, or `None`
+/// when it has not (yet): no result, another payload, other bytes than [`share::unpack`] reads from
+/// it, or more than [`share::MAX_TEXT_LEN`]. A payload the core refuses is refused here, as
+/// [`decode`] does, without looking further.
+pub fn early(payload: &str) -> Option<Result<String, ShareError>> {
+    let packed = match share::unpack(payload) {
+        Ok(packed) => packed,
+        Err(e) => return Some(Err(e)),
+    };
+    let found = Reflect::get(&js_sys::global(), &JsValue::from_str("fleetplanShare")).ok()?;
+    let field = |k: &str| Reflect::get(&found, &JsValue::from_str(k)).ok();
+    if field("p")?.as_string()? != payload {
+        return None;
+    }
+    let same = field("z")?
+        .dyn_into::<Uint8Array>()
+        .ok()
+        .is_some_and(|z| z.to_vec() == packed);
+    let text = field("t")?.dyn_into::<Uint8Array>().ok()?;
+    if !same || text.length() as usize > share::MAX_TEXT_LEN {
+        return None;
+    }
+    Some(share::text_of(text.to_vec()))
 }
 
 /// Inflates zlib-wrapped deflate into at most `limit` bytes.

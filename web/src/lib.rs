@@ -71,16 +71,24 @@ pub fn start() {
     }
     theme::Theme::saved().apply(false);
     let (embed, hash, saved) = page_parts();
-    // A share link's scenario is inflated by the browser, one asynchronous step before the chart.
-    match link::fragment_payload(&hash).map(str::to_string) {
-        Some(payload) => wasm_bindgen_futures::spawn_local(async move {
-            let decoded = inflate::decode(&payload).await;
-            show(
-                embed,
-                Some(&payload),
-                link::opening_of(Some(decoded), saved),
-            );
-        }),
+    // A share link's scenario is inflated by the browser: by the page's script while the module
+    // downloaded, or else here, one asynchronous step before the chart.
+    let payload = link::fragment_payload(&hash).map(str::to_string);
+    match payload.as_deref().map(|p| (p, inflate::early(p))) {
+        Some((payload, Some(decoded))) => {
+            show(embed, Some(payload), link::opening_of(Some(decoded), saved))
+        }
+        Some((payload, None)) => {
+            let payload = payload.to_string();
+            wasm_bindgen_futures::spawn_local(async move {
+                let decoded = inflate::decode(&payload).await;
+                show(
+                    embed,
+                    Some(&payload),
+                    link::opening_of(Some(decoded), saved),
+                );
+            })
+        }
         None => show(embed, None, link::opening_of(None, saved)),
     }
 }

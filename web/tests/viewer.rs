@@ -189,6 +189,54 @@ async fn a_broken_embedded_link_says_which_line_breaks() {
     h.remove();
 }
 
+/// A share link inflated by the page's script before the module started (index.html leaves
+/// `fleetplanShare`: the payload, its bytes and the inflated bytes) is taken only when it was made
+/// from the same payload and the same bytes the core unpacks from it; a payload the core refuses is
+/// refused with the core's reason whatever the page left (web/src/inflate.rs `early`).
+#[wasm_bindgen_test]
+fn a_link_inflated_by_the_page_is_taken_only_for_the_same_bytes() {
+    use fleetplan::share;
+    use fleetplan_web::inflate;
+    use js_sys::{Object, Reflect, Uint8Array};
+    use wasm_bindgen::JsValue;
+    let leave = |p: &str, z: &[u8], t: &str| {
+        let o = Object::new();
+        Reflect::set(&o, &"p".into(), &p.into()).unwrap();
+        Reflect::set(&o, &"z".into(), &Uint8Array::from(z).into()).unwrap();
+        Reflect::set(&o, &"t".into(), &Uint8Array::from(t.as_bytes()).into()).unwrap();
+        Reflect::set(&js_sys::global(), &"fleetplanShare".into(), &o).unwrap();
+    };
+    let text = example();
+    let payload = share::encode(text);
+    let packed = share::unpack(&payload).unwrap();
+    assert_eq!(inflate::early(&payload), None, "nothing left by the page");
+    // The page's text stands in for the module's own inflate only when it came from these bytes:
+    // a marker text shows which one was taken.
+    leave(&payload, &packed, "from the page");
+    assert_eq!(
+        inflate::early(&payload),
+        Some(Ok("from the page".to_string()))
+    );
+    let other = share::encode("kind: other");
+    assert_eq!(inflate::early(&other), None, "another link's result");
+    let mut changed = packed.clone();
+    changed[0] ^= 1;
+    leave(&payload, &changed, "from the page");
+    assert_eq!(inflate::early(&payload), None, "other bytes");
+    leave("1.AAAA", &packed, "from the page");
+    assert_eq!(inflate::early(&payload), None, "another payload");
+    let refused = "2.abc";
+    leave(refused, &packed, "from the page");
+    assert_eq!(inflate::early(refused), Some(share::decode(refused)));
+    assert!(inflate::early(refused).unwrap().is_err());
+    // More than the core's cap is never taken (the page's script stops there too).
+    let over = "b".repeat(share::MAX_TEXT_LEN + 1);
+    leave(&payload, &packed, &over);
+    assert_eq!(inflate::early(&payload), None, "over the cap");
+    Reflect::delete_property(&js_sys::global(), &JsValue::from_str("fleetplanShare")).unwrap();
+    assert_eq!(inflate::early(&payload), None);
+}
+
 /// The browser's inflater (web/src/inflate.rs, the page's first chart) reads share links as the core's
 /// own (`share::decode`, the app and the CLI) does: the same texts from good links, the same refusals
 /// of cut and oversized ones (the core's rules: a cut stream is `Truncated`, more than `MAX_TEXT_LEN`
