@@ -418,7 +418,10 @@ test("edit, share, embed and a damaged link, under a sub-path, as a person would
   const component = await page.locator('[data-testid="component-snippet"]').inputValue();
   assert.ok(component.includes(`src="${base}fleetplan-chart.js"`), component);
 
-  // Autosave: the base address (no fragment) in the same context restores the edit.
+  // Autosave: the base address (no fragment) in the same context restores the edit. The autosave is
+  // written once edits pause (web/src/link.rs, mirror_delay), so a tab opened within that pause would
+  // still find the text before the burst: wait for the last edit's write, as a person's next tab would.
+  await page.waitForFunction((t) => localStorage.getItem("fleetplan.scenario.v1") === t, edited);
   const again = await context.newPage();
   await openApp(again);
   assert.equal(await endTime(again), after);
