@@ -11,8 +11,8 @@ for wasm in "$TRUNK_STAGING_DIR"/*.wasm; do
     # The features rustc enables by default for wasm32-unknown-unknown; wasm-opt must accept them all.
     # --flatten --rereloop before two -Oz rounds: about 2 KB less gzip than -Oz alone, for ~40 s.
     # The main module also inlines functions of up to 6 size units (-Oz's default is 2): the browser
-    # compiles each function on its first call, and a cold share link's first chart called 677 of them
-    # (mostly drops and Vec helpers); 577 with this, for 0.5 KB gzip (bench/REPORT.md).
+    # compiles each function on its first call, and a cold share link's first chart called 676 of them
+    # (mostly drops and Vec helpers); 577 with this, for 0.9 KB gzip (bench/REPORT.md).
     inline=()
     [ "$(basename "$wasm")" = fleetplan-web_bg.wasm ] && inline=(--always-inline-max-function-size=6)
     "$opt" --flatten --rereloop -Oz -Oz "${inline[@]}" --enable-bulk-memory --enable-nontrapping-float-to-int \
