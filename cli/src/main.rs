@@ -6,6 +6,7 @@ mod example;
 mod export_cmd;
 mod files;
 mod grid;
+mod json;
 mod out;
 mod panic;
 mod plan_cmd;
