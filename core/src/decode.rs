@@ -231,7 +231,9 @@ impl Reader<'_> {
         // Sized for every item (most are clusters): a list grown by doubling holds up to twice the room.
         let mut out = Vec::with_capacity(items.len());
         for (i, item) in items.iter().enumerate() {
-            out.extend(self.cluster(item, &p.index(i)));
+            let ip = self.index_path(p, i);
+            out.extend(self.cluster(item, &ip));
+            self.done(ip);
         }
         out
     }
@@ -243,13 +245,15 @@ impl Reader<'_> {
             c.name = self.string_in(v, p, "name").unwrap_or_default();
         }
         if let Some(v) = get(m, "labels") {
-            c.labels = self.labels(v, &p.field("labels"));
+            let lp = self.field_path(p, "labels");
+            c.labels = self.labels(v, &lp);
+            self.done(lp);
         }
         if let Some(v) = get(m, "fleet") {
             c.fleet = self.string_in(v, p, "fleet");
         }
         if let Some(v) = get(m, "version") {
-            let vp = p.field("version");
+            let vp = self.field_path(p, "version");
             if let Some(vm) = self.map(v, &vp, VERSION_KEYS) {
                 let control_plane =
                     get(vm, "controlPlane").and_then(|x| self.string_in(x, &vp, "controlPlane"));
@@ -259,12 +263,15 @@ impl Reader<'_> {
                     node,
                 });
             }
+            self.done(vp);
         }
         if let Some(v) = get(m, "releaseChannel") {
             c.release_channel = self.string_in(v, p, "releaseChannel");
         }
         if let Some(v) = get(m, "maintenance") {
-            c.maintenance = self.maintenance(v, &p.field("maintenance"));
+            let mp = self.field_path(p, "maintenance");
+            c.maintenance = self.maintenance(v, &mp);
+            self.done(mp);
         }
         if let Some(v) = get(m, "nodePools") {
             c.node_pools = self.node_pools(v, &p.field("nodePools"));
@@ -315,7 +322,9 @@ impl Reader<'_> {
         let m = self.map(n, p, MAINTENANCE_KEYS)?;
         let mut policy = MaintenancePolicy::default();
         if let Some(v) = get(m, "window") {
-            policy.window = self.window(v, &p.field("window"));
+            let wp = self.field_path(p, "window");
+            policy.window = self.window(v, &wp);
+            self.done(wp);
         }
         if let Some(v) = get(m, "exclusions") {
             let xp = p.field("exclusions");
@@ -348,11 +357,11 @@ impl Reader<'_> {
     fn window(&mut self, n: &Node, p: &Path) -> Option<MaintenanceWindow> {
         let m = self.map(n, p, WINDOW_KEYS)?;
         if let Some(v) = get(m, "daily") {
-            let dp = p.field("daily");
+            let dp = self.field_path(p, "daily");
             if let Value::Scalar(_) = v.value {
-                return self
-                    .string(v, &dp)
-                    .map(|start| MaintenanceWindow::Daily { start });
+                let start = self.string(v, &dp);
+                self.done(dp);
+                return start.map(|start| MaintenanceWindow::Daily { start });
             }
             let dm = self.map(v, &dp, DAILY_KEYS)?;
             let start = get(dm, "start")

@@ -85,6 +85,26 @@ impl Path {
         self
     }
 
+    /// [`Path::field`] written into `out`, reusing its strings' room (see [`Reader::field_path`]).
+    pub fn field_into(&self, key: &str, out: &mut Path) {
+        out.prefix.clone_from(&self.prefix);
+        join_into(&self.report, key, &mut out.report);
+        match &self.origin {
+            Some(o) => join_into(o, key, out.origin.get_or_insert_with(String::new)),
+            None => out.origin = None,
+        }
+    }
+
+    /// [`Path::index`] written into `out`, reusing its strings' room.
+    pub fn index_into(&self, i: usize, out: &mut Path) {
+        out.prefix.clone_from(&self.prefix);
+        indexed_into(&self.report, i, &mut out.report);
+        match &self.origin {
+            Some(o) => indexed_into(o, i, out.origin.get_or_insert_with(String::new)),
+            None => out.origin = None,
+        }
+    }
+
     pub fn index(&self, i: usize) -> Path {
         Path {
             prefix: self.prefix.clone(),
@@ -123,6 +143,26 @@ fn join(base: &str, key: &str) -> String {
     s
 }
 
+/// `base.key` (or `key` at the top) into `out`, replacing what it held.
+fn join_into(base: &str, key: &str, out: &mut String) {
+    out.clear();
+    if !base.is_empty() {
+        out.push_str(base);
+        out.push('.');
+    }
+    out.push_str(key);
+}
+
+/// `base[i]` into `out`, replacing what it held.
+fn indexed_into(base: &str, i: usize, out: &mut String) {
+    let mut buf = [0; crate::decimal::LONGEST];
+    out.clear();
+    out.push_str(base);
+    out.push('[');
+    out.push_str(crate::decimal::decimal(i as u64, &mut buf));
+    out.push(']');
+}
+
 /// `base[i]`.
 fn indexed(base: &str, i: usize) -> String {
     let mut buf = [0; crate::decimal::LONGEST];
@@ -150,6 +190,11 @@ pub(crate) struct Reader<'f> {
     sink: Option<SourceMap>,
     /// The GKE kinds' decoding when the caller has it (see [`super::GkeDecoder`]).
     pub gke: Option<super::GkeDecoder>,
+    /// Paths given back after use ([`Reader::done`]), whose strings the next [`Reader::field_path`]
+    /// or [`Reader::index_path`] writes into: a cluster's item, `version`, `maintenance`, `window`
+    /// and `daily` paths were five allocations and five frees per cluster, 5.5% of a 1,000-cluster
+    /// GKE edit's core work.
+    spare: Vec<Path>,
 }
 
 impl<'f> Reader<'f> {
@@ -162,7 +207,28 @@ impl<'f> Reader<'f> {
             cap: Cap::default(),
             sink: None,
             gke: None,
+            spare: Vec::new(),
         }
+    }
+
+    /// `p.field(key)`, in the strings of a path given back before.
+    pub fn field_path(&mut self, p: &Path, key: &str) -> Path {
+        let mut out = self.spare.pop().unwrap_or_else(Path::root);
+        p.field_into(key, &mut out);
+        out
+    }
+
+    /// `p.index(i)`, in the strings of a path given back before.
+    pub fn index_path(&mut self, p: &Path, i: usize) -> Path {
+        let mut out = self.spare.pop().unwrap_or_else(Path::root);
+        p.index_into(i, &mut out);
+        out
+    }
+
+    /// Gives a path from [`Reader::field_path`] or [`Reader::index_path`] back for reuse (a path
+    /// not given back is only freed).
+    pub fn done(&mut self, p: Path) {
+        self.spare.push(p);
     }
 
     /// A reader that records paths straight into a source map (taken back with

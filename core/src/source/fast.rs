@@ -47,14 +47,25 @@ pub(super) fn parse(text: &str) -> Option<Vec<Node<'_>>> {
     r.stream()
 }
 
-/// Whether every byte is printable ASCII or `\n`. Checked 32 bytes at a time without stopping early
-/// inside a block, which the compiler turns into vector instructions: byte by byte, this check of the
-/// whole text was 29 M instructions of a 2.4 MB GKE scenario's reading.
+/// Whether every byte is printable ASCII or `\n`, eight bytes at a time: a word with no byte below
+/// 0x20 and none above 0x7e is printable as a whole, and only a word that has one (a line break, most
+/// often) is looked at byte by byte. At the bundle's opt-level "z" the compiler does not vectorize a
+/// byte loop: byte by byte this check was 6.3 M of the 245 M instructions of five 1,000-cluster GKE
+/// edits' core work (7 per byte), and it runs on every edit's whole text.
 fn plain_ascii(b: &[u8]) -> bool {
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
     let ok = |b: u8| b.wrapping_sub(0x20) < 0x5f || b == b'\n';
-    let mut blocks = b.chunks_exact(32);
-    blocks.all(|block| block.iter().fold(true, |all, &b| all & ok(b)))
-        && blocks.remainder().iter().all(|&b| ok(b))
+    let mut words = b.chunks_exact(8);
+    words.all(|w| {
+        let x = u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]);
+        // A byte below 0x20 sets its high bit in the first term (a borrow starts only at such a
+        // byte, so the test is exact for "any"); a byte above 0x7e in the second (0x7f + 1 reaches
+        // 0x80; 0x80 and above have it already).
+        let below = x.wrapping_sub(ONES * 0x20) & !x & HIGHS;
+        let above = (x.wrapping_add(ONES) | x) & HIGHS;
+        (below | above) == 0 || w.iter().all(|&b| ok(b))
+    }) && words.remainder().iter().all(|&b| ok(b))
 }
 
 /// A character with no special meaning to YAML beyond its own: printable, not a line break, not

@@ -369,3 +369,36 @@ fn random_documents_and_random_edits_are_read_alike() {
         seeds.len()
     );
 }
+
+/// The word-at-a-time check agrees with the rule it stands for (every byte printable ASCII or a line
+/// break) for each byte value at each place in a word, and in the tail after the last whole word.
+#[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+fn printable_ascii_is_checked_byte_for_byte_alike() {
+    let rule = |b: &[u8]| b.iter().all(|&c| (0x20..=0x7e).contains(&c) || c == b'\n');
+    let base = b"name: a-b\nc: {d: 1}\n".to_vec();
+    for len in [0, 1, 7, 8, 9, 16, 20] {
+        for at in 0..len {
+            for byte in 0..=255u8 {
+                let mut text = base[..len].to_vec();
+                text[at] = byte;
+                assert_eq!(
+                    super::plain_ascii(&text),
+                    rule(&text),
+                    "{byte:#x} at {at} of {len}"
+                );
+            }
+        }
+    }
+    let mut rng = Rng(4242);
+    for _ in 0..2000 {
+        let len = rng.below(40);
+        let text: Vec<u8> = (0..len)
+            .map(|_| match rng.below(4) {
+                0 => rng.below(256) as u8,
+                1 => b'\n',
+                _ => b' ' + rng.below(95) as u8,
+            })
+            .collect();
+        assert_eq!(super::plain_ascii(&text), rule(&text), "{text:?}");
+    }
+}
