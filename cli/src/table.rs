@@ -405,6 +405,7 @@ mod tests {
             gke: None,
             rolling: None,
             projection: None,
+            latest: None,
         }
     }
 

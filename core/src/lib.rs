@@ -58,7 +58,9 @@ pub fn plan(scenario: &Scenario) -> Plan {
 fn finish(scenario: &Scenario, mut plan: Plan) -> Plan {
     scenario.origin.attach(&mut plan.diagnostics);
     naming::name_subjects(scenario, &mut plan.diagnostics);
-    if plan.latest_time() >= time::MAX_TIME {
+    let latest = plan.latest.take();
+    debug_assert!(latest.is_none_or(|t| t == plan.latest_time()));
+    if latest.unwrap_or_else(|| plan.latest_time()) >= time::MAX_TIME {
         plan.diagnostics.push(Diagnostic::error(
             "time-out-of-range",
             format!("the plan reaches {}, the last instant fleetplan represents: later times are shown as that instant", time::MAX_TIME),

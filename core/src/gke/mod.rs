@@ -113,7 +113,7 @@ fn assemble_seeded(
     } else {
         Outcome::Succeeded
     };
-    let (stages, waits, last_bar_end) = stage_plans(&setup, &mut sim);
+    let (stages, waits, last_bar_end, latest_bar) = stage_plans(&setup, &mut sim);
     let end = (!blocked && setup.plannable).then(|| {
         sim.rollouts
             .iter()
@@ -121,6 +121,12 @@ fn assemble_seeded(
             .chain(last_bar_end)
             .fold(start, Time::max)
     });
+    // What `Plan::latest_time` reads: every bar's start and end (gathered with the rows), the
+    // clusters' ends (each one a bar's), the last event.
+    let latest = latest_bar
+        .into_iter()
+        .chain(sim.events.last().map(|e| e.at))
+        .fold(start, Time::max);
     let detail = detail(&setup, &sim);
     simulation_diagnostics(&setup, &sim, &detail, &mut diagnostics);
     if !setup.plannable {
@@ -173,12 +179,16 @@ fn assemble_seeded(
         gke: Some(detail),
         rolling: None,
         projection: None,
+        latest: Some(latest),
     }
 }
 
 /// The stage rows with their clusters' rows; the longest waits among the clusters' bars and the
 /// latest end of any of them, gathered on the way (a large plan's bars are read once).
-fn stage_plans(setup: &Setup, sim: &mut SimResult) -> (Vec<StagePlan>, Vec<Wait>, Option<Time>) {
+fn stage_plans(
+    setup: &Setup,
+    sim: &mut SimResult,
+) -> (Vec<StagePlan>, Vec<Wait>, Option<Time>, Option<Time>) {
     // Each cluster's bars move into its row; nothing reads them from the simulation afterwards.
     let mut bars: Vec<Vec<Phase>> = sim
         .clusters
@@ -222,6 +232,8 @@ fn stage_plans(setup: &Setup, sim: &mut SimResult) -> (Vec<StagePlan>, Vec<Wait>
         .collect();
     let mut top = LongestWaits::default();
     let mut last_end: Option<Time> = None;
+    // The latest start or end of any bar, stage rows' too (`Plan::latest_time`).
+    let mut latest: Option<Time> = None;
     let stages: Vec<StagePlan> = setup
         .stages
         .iter()
@@ -285,6 +297,12 @@ fn stage_plans(setup: &Setup, sim: &mut SimResult) -> (Vec<StagePlan>, Vec<Wait>
                 }
             }
             phases.sort_by_key(|p| p.start);
+            latest = latest.max(
+                phases
+                    .iter()
+                    .map(|p| p.end.unwrap_or(p.start).max(p.start))
+                    .max(),
+            );
             let clusters: Vec<ClusterPlan> = st
                 .members
                 .iter()
@@ -293,7 +311,10 @@ fn stage_plans(setup: &Setup, sim: &mut SimResult) -> (Vec<StagePlan>, Vec<Wait>
                     let run = &sim.clusters[c];
                     let mut phases = std::mem::take(&mut bars[c]);
                     phases.sort_by_key(|p| p.start);
-                    last_end = last_end.max(phases.iter().filter_map(|p| p.end).max());
+                    let bar_end = phases.iter().filter_map(|p| p.end).max();
+                    last_end = last_end.max(bar_end);
+                    // Sorted by start: the last bar starts latest.
+                    latest = latest.max(bar_end).max(phases.last().map(|p| p.start));
                     top.offer(i, ci, &phases, &is_wait);
                     let upgrades = phases.iter().filter(|p| {
                         matches!(
@@ -354,7 +375,7 @@ fn stage_plans(setup: &Setup, sim: &mut SimResult) -> (Vec<StagePlan>, Vec<Wait>
     // A cluster of no stage (none, as the setup assigns every cluster one) keeps its bars here.
     last_end = last_end.max(bars.iter().flatten().filter_map(|p| p.end).max());
     let waits = top.waits(&stages);
-    (stages, waits, last_end)
+    (stages, waits, last_end, latest)
 }
 
 /// The bars the summary's longest waits are taken from.

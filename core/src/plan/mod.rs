@@ -48,6 +48,12 @@ pub struct Plan {
     /// projections per bar, where the run stands, calibration, the range of ends.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub projection: Option<projection::Projection>,
+    /// What [`Plan::latest_time`] would say, from a planner that gathered it while it built the
+    /// bars (the GKE planner), so `fleetplan::plan` need not read every bar again (1.4% of a
+    /// 100,000-cluster GKE plan); `None`: not gathered. Read and reset to `None` by
+    /// `fleetplan::plan`; nothing else reads it, and it is never serialized.
+    #[serde(skip)]
+    pub latest: Option<Time>,
 }
 
 impl Plan {

@@ -252,6 +252,7 @@ pub fn plan_with(
         gke: None,
         rolling: Some(detail),
         projection: None,
+        latest: None,
     }
 }
 

@@ -120,6 +120,7 @@ pub fn plan(scenario: &Scenario, run: &StagedRun) -> Plan {
         gke: None,
         rolling: None,
         projection: None,
+        latest: None,
     }
 }
 

@@ -366,6 +366,7 @@ pub fn project(item: &StagedItem, scenario: &Scenario, now: Time, forecast: Fore
             forecast: forecast_out,
             samples: raw,
         }),
+        latest: None,
     }
 }
 
