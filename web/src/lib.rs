@@ -73,8 +73,9 @@ pub fn start() {
     let (embed, hash, saved) = page_parts();
     // A share link's scenario is inflated by the browser: by the page's script while the module
     // downloaded, or else here, one asynchronous step before the chart.
-    let payload = link::fragment_payload(&hash).map(str::to_string);
-    match payload.as_deref().map(|p| (p, inflate::early(p))) {
+    // Only the asynchronous branch copies the payload (it outlives `hash`).
+    let payload = link::fragment_payload(&hash);
+    match payload.map(|p| (p, inflate::early(p))) {
         Some((payload, Some(decoded))) => {
             show(embed, Some(payload), link::opening_of(Some(decoded), saved))
         }
