@@ -286,7 +286,7 @@ pub fn simulate_seeded(setup: &Setup, start: Time, seeds: &[Seed]) -> SimResult 
             ClusterRun {
                 version,
                 phases: Vec::with_capacity(
-                    if c.policy.window.is_some() || !c.policy.exclusions.is_empty() {
+                    if c.policy.window.is_some() || c.policy.has_exclusions() {
                         2 * upgrades
                     } else {
                         upgrades
@@ -1056,8 +1056,7 @@ impl Sim<'_> {
                 }
             }
             Stream::Node => {
-                let unconstrained =
-                    setup.policy.window.is_none() && setup.policy.exclusions.is_empty();
+                let unconstrained = setup.policy.window.is_none() && !setup.policy.has_exclusions();
                 let batch = setup.per_node;
                 let mut t = now;
                 let mut finished = true;

@@ -13,7 +13,7 @@ use crate::time::{Duration, Time, DAY, MINUTE};
 use super::model::{FleetSequence, RolloutSequence, VersionEvent};
 use super::select::Selector;
 use super::version::{Minor, Version};
-use super::window::{self, Policy, Window};
+use super::window::{self, Exclusion, ExclusionSet, Policy, Window};
 
 /// The two upgrade streams, which run in parallel with their own soaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -200,6 +200,10 @@ struct Builder {
     windows: BTreeMap<String, WindowEntry>,
     /// The key of the window being looked up, written into one reused buffer.
     window_key: String,
+    /// Each distinct list of exclusions, with its index, shared by the clusters that have it.
+    exclusion_sets: BTreeMap<Vec<u8>, Option<Arc<ExclusionSet>>>,
+    /// The key of the exclusions being looked up, as `window_key`.
+    exclusion_key: Vec<u8>,
     /// Each distinct version text parsed once: thousands of clusters run the same few versions and
     /// share one copy of each.
     versions_seen: BTreeMap<String, Version>,
@@ -221,6 +225,8 @@ impl Builder {
             start,
             windows: BTreeMap::new(),
             window_key: String::new(),
+            exclusion_sets: BTreeMap::new(),
+            exclusion_key: Vec::new(),
             versions_seen: BTreeMap::new(),
             fleets: Vec::new(),
             diags,
@@ -518,10 +524,11 @@ impl Builder {
     }
 
     fn policy(&mut self, fc: &FleetCluster) -> Policy {
-        let mut policy = Policy::default();
         let Some(m) = &fc.cluster.maintenance else {
-            return policy;
+            return Policy::default();
         };
+        let mut window = None;
+        let mut exclusions = Vec::new();
         let p = Within(fc.path, ".maintenance");
         let plan_day = self.start.0.div_euclid(DAY.0);
         if let Some(w) = &m.window {
@@ -571,7 +578,7 @@ impl Builder {
                             format!("{p}.window"),
                         );
                     }
-                    policy.window = Some(w);
+                    window = Some(w);
                 }
                 Err((field, m)) => {
                     let code = if field == "recurrence" {
@@ -630,7 +637,7 @@ impl Builder {
                             format!("{xp}.end"),
                         );
                     }
-                    policy.exclusions.push(e);
+                    exclusions.push(e);
                 }
                 Err((field, m)) => {
                     let code = if field == "scope" {
@@ -642,7 +649,35 @@ impl Builder {
                 }
             }
         }
-        policy
+        Policy::shared(window, self.exclusion_set(exclusions))
+    }
+
+    /// One set (and index) for all clusters whose exclusions are the same, in the same order.
+    fn exclusion_set(&mut self, list: Vec<Exclusion>) -> Option<Arc<ExclusionSet>> {
+        if list.is_empty() {
+            return None;
+        }
+        let mut key = std::mem::take(&mut self.exclusion_key);
+        key.clear();
+        for e in &list {
+            // The name's length first, so no name can read as the fields after it; numbers as
+            // their bytes, with no formatting.
+            key.extend_from_slice(&e.name.len().to_le_bytes());
+            key.extend_from_slice(e.name.as_bytes());
+            key.extend_from_slice(&e.start.0.to_le_bytes());
+            key.extend_from_slice(&e.end.0.to_le_bytes());
+            key.push(e.scope as u8);
+        }
+        let set = match self.exclusion_sets.get(&key) {
+            Some(set) => set.clone(),
+            None => {
+                let set = ExclusionSet::new(list);
+                self.exclusion_sets.insert(key.clone(), set.clone());
+                set
+            }
+        };
+        self.exclusion_key = key;
+        set
     }
 
     fn finish(

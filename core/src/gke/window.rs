@@ -6,7 +6,6 @@
 //! Everything is integer arithmetic on UTC milliseconds and day numbers since the epoch; a search for
 //! the next opening walks days, never minutes, and gives up after [`MAX_SCAN_DAYS`].
 
-use std::cell::OnceCell;
 use std::sync::Arc;
 
 use chrono::Datelike;
@@ -126,20 +125,34 @@ pub struct Hold {
     pub label: Name,
 }
 
-/// A cluster's whole maintenance policy. Not comparable: nothing compares policies, and the index
-/// below is derived from `exclusions`, so it would have to be left out of any comparison.
+/// A cluster's whole maintenance policy. Not comparable: nothing compares policies, and the
+/// exclusions' index is derived from them, so it would have to be left out of any comparison.
 #[derive(Clone, Debug, Default)]
 pub struct Policy {
     /// Shared: clusters with the same window written the same way share one parsed window.
     pub window: Option<Arc<Window>>,
-    /// Fill before the first [`Policy::next_start`]: the index below is built from it once.
-    pub exclusions: Vec<Exclusion>,
-    index: LazyIndex,
+    /// `None` without exclusions (most clusters). Shared, with its index, by clusters whose
+    /// exclusions are the same (`ExclusionSet::new` once per distinct list, as windows are parsed).
+    exclusions: Option<Arc<ExclusionSet>>,
 }
 
-/// Derived from `exclusions` on first use.
-#[derive(Clone, Debug, Default)]
-struct LazyIndex(OnceCell<Box<ExclusionIndex>>);
+/// A cluster's maintenance exclusions and the index the search reads them by.
+#[derive(Debug)]
+pub struct ExclusionSet {
+    list: Vec<Exclusion>,
+    index: ExclusionIndex,
+}
+
+impl ExclusionSet {
+    /// `None` for no exclusions.
+    pub fn new(list: Vec<Exclusion>) -> Option<Arc<ExclusionSet>> {
+        if list.is_empty() {
+            return None;
+        }
+        let index = ExclusionIndex::build(&list);
+        Some(Arc::new(ExclusionSet { list, index }))
+    }
+}
 
 /// Exclusions sorted by start for each kind of work they can hold, with the running maximum of their
 /// ends: which exclusion holds an instant, and when the next one begins, are binary searches instead
@@ -208,23 +221,17 @@ impl ExclusionIndex {
 
 impl Policy {
     pub fn new(window: Option<Window>, exclusions: Vec<Exclusion>) -> Policy {
-        Policy {
-            window: window.map(Arc::new),
-            exclusions,
-            index: LazyIndex::default(),
-        }
+        Policy::shared(window.map(Arc::new), ExclusionSet::new(exclusions))
     }
 
-    /// The exclusions' index, `None` without exclusions (most clusters: they carry no index at all).
-    fn index(&self) -> Option<&ExclusionIndex> {
-        if self.exclusions.is_empty() {
-            return None;
-        }
-        Some(
-            self.index
-                .0
-                .get_or_init(|| Box::new(ExclusionIndex::build(&self.exclusions))),
-        )
+    /// A policy of a window and exclusions other clusters may share.
+    pub fn shared(window: Option<Arc<Window>>, exclusions: Option<Arc<ExclusionSet>>) -> Policy {
+        Policy { window, exclusions }
+    }
+
+    /// Whether any exclusion may hold an upgrade.
+    pub fn has_exclusions(&self) -> bool {
+        self.exclusions.is_some()
     }
 
     /// The first instant at or after `t` when `work` may start, and what held it until then
@@ -238,8 +245,9 @@ impl Policy {
     /// search: the occurrence found for the start is the one that bounds it.
     pub fn next_opening(&self, t: Time, work: Work, holds: &mut Vec<Hold>) -> Option<(Time, Time)> {
         let mut now = t;
+        let exclusions = self.exclusions.as_deref();
         // Each pass moves past one window gap or one exclusion; exclusions are few, windows periodic.
-        for _ in 0..(4 * self.exclusions.len() + 16) {
+        for _ in 0..(4 * exclusions.map_or(0, |x| x.list.len()) + 16) {
             // The close of the occurrence holding `now` (none: no window, or none after `now`).
             let mut close = Time(i64::MAX);
             if let Some(w) = &self.window {
@@ -260,19 +268,13 @@ impl Policy {
                     }
                 }
             }
-            let Some(index) = self.index() else {
+            let Some(ExclusionSet { list, index }) = exclusions else {
                 return Some((now, close));
             };
             match index.holding(work, now) {
                 Some(i) => {
-                    push_hold(
-                        holds,
-                        true,
-                        now,
-                        Some(self.exclusions[i].end),
-                        &index.labels[i],
-                    );
-                    now = self.exclusions[i].end;
+                    push_hold(holds, true, now, Some(list[i].end), &index.labels[i]);
+                    now = list[i].end;
                 }
                 None => {
                     let until = index.next_after(work, now).map_or(close, |s| s.min(close));
