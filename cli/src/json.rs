@@ -89,18 +89,10 @@ impl Writer<'_> {
         self.buf.push(b'"');
     }
 
-    fn unsigned(&mut self, mut n: u64) {
-        let mut digits = [0u8; 20];
-        let mut at = digits.len();
-        loop {
-            at -= 1;
-            digits[at] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
-        }
-        self.buf.extend_from_slice(&digits[at..]);
+    fn unsigned(&mut self, n: u64) {
+        let mut digits = [0; fleetplan::decimal::LONGEST];
+        self.buf
+            .extend_from_slice(fleetplan::decimal::decimal(n, &mut digits).as_bytes());
     }
 
     fn signed(&mut self, n: i64) {

@@ -42,11 +42,9 @@ impl Path {
     }
 
     pub fn field(&self, key: &str) -> Path {
-        Path {
-            prefix: self.prefix.clone(),
-            report: join(&self.report, key),
-            origin: self.origin.as_deref().map(|o| join(o, key)),
-        }
+        let mut out = Path::root();
+        self.field_into(key, &mut out);
+        out
     }
 
     /// A field that exists in the report's shape only (manifest nesting the scenario does not have).
@@ -106,11 +104,9 @@ impl Path {
     }
 
     pub fn index(&self, i: usize) -> Path {
-        Path {
-            prefix: self.prefix.clone(),
-            report: indexed(&self.report, i),
-            origin: self.origin.as_deref().map(|o| indexed(o, i)),
-        }
+        let mut out = Path::root();
+        self.index_into(i, &mut out);
+        out
     }
 
     pub fn shown(&self) -> String {
@@ -130,49 +126,37 @@ impl Path {
     }
 }
 
-// Paths are built for every field read (the source map records each), so by hand: one allocation
-// of the right size, no formatting machinery.
+// Paths are built for every field read (the source map records each), so by hand: room for the
+// whole path reserved once, no formatting machinery.
 fn join(base: &str, key: &str) -> String {
-    if base.is_empty() {
-        return key.to_string();
-    }
-    let mut s = String::with_capacity(base.len() + 1 + key.len());
-    s.push_str(base);
-    s.push('.');
-    s.push_str(key);
+    let mut s = String::new();
+    join_into(base, key, &mut s);
     s
 }
 
 /// `base.key` (or `key` at the top) into `out`, replacing what it held.
 fn join_into(base: &str, key: &str, out: &mut String) {
     out.clear();
-    if !base.is_empty() {
-        out.push_str(base);
-        out.push('.');
+    if base.is_empty() {
+        out.push_str(key);
+        return;
     }
+    out.reserve(base.len() + 1 + key.len());
+    out.push_str(base);
+    out.push('.');
     out.push_str(key);
 }
 
 /// `base[i]` into `out`, replacing what it held.
 fn indexed_into(base: &str, i: usize, out: &mut String) {
     let mut buf = [0; crate::decimal::LONGEST];
+    let digits = crate::decimal::decimal(i as u64, &mut buf);
     out.clear();
+    out.reserve(base.len() + digits.len() + 2);
     out.push_str(base);
     out.push('[');
-    out.push_str(crate::decimal::decimal(i as u64, &mut buf));
+    out.push_str(digits);
     out.push(']');
-}
-
-/// `base[i]`.
-fn indexed(base: &str, i: usize) -> String {
-    let mut buf = [0; crate::decimal::LONGEST];
-    let digits = crate::decimal::decimal(i as u64, &mut buf);
-    let mut s = String::with_capacity(base.len() + digits.len() + 2);
-    s.push_str(base);
-    s.push('[');
-    s.push_str(digits);
-    s.push(']');
-    s
 }
 
 /// Reads nodes of one file, collecting diagnostics and the scenario paths it saw.
