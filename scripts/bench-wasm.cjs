@@ -1,24 +1,44 @@
 // Times the wasm build of the same benchmark in Node (planning per kind and size, reading scenario
-// text), as CPU time like the native binary, and compares with the native numbers of the same run.
-// Usage: node bench-wasm.cjs <wasm-bindgen nodejs module> [native.tsv]
+// text, live projection), as CPU time like the native binary, and gives the wasm/native ratio of
+// record. The ratio is measured alternated: Node drives the native binary (`fleetplan-bench serve`)
+// and takes a native batch and a wasm batch of the same work in turn, PAIRS times, so that the two
+// halves of each ratio are seconds apart. Run minutes apart (as bench.sh did before), the machine's
+// drift alone moved the same build's native times by up to 1.6 times.
+// Usage: node bench-wasm.cjs <wasm-bindgen nodejs module> <native fleetplan-bench binary>
 "use strict";
 
-const fs = require("fs");
 const path = require("path");
+const { spawn } = require("child_process");
+const readline = require("readline");
 
 const SIZES = [1000, 10000, 100000];
 const KINDS = ["staged", "rolling", "gke"];
 const READ_CLUSTERS = 10000;
-const RUNS = 7;
+/// Pairs per figure: at most PAIRS, at least MIN_PAIRS, and no new pair after PAIRS_MS of wall time
+/// (about the two seconds per side each figure took when the sides were timed apart).
+const PAIRS = 7;
+const MIN_PAIRS = 3;
+const PAIRS_MS = 4000;
 /// Issue 13: wasm at most 1.5 times native, for every planner.
 const RATIO_BUDGET = 1.5;
 
-const [modulePath, nativeTsv] = process.argv.slice(2);
-if (!modulePath) {
-  console.error("usage: node bench-wasm.cjs <wasm-bindgen nodejs module> [native.tsv]");
+const [modulePath, nativeBin] = process.argv.slice(2);
+if (!modulePath || !nativeBin) {
+  console.error("usage: node bench-wasm.cjs <wasm-bindgen nodejs module> <native fleetplan-bench binary>");
   process.exit(2);
 }
 const bench = require(path.resolve(modulePath));
+
+// The native side: one request line in, one answer line out (bench/src/main.rs, `serve`). It waits
+// on its stdin, using no CPU, while Node times wasm.
+const child = spawn(path.resolve(nativeBin), ["serve"], { stdio: ["pipe", "pipe", "inherit"] });
+const answers = readline.createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+async function native(request) {
+  child.stdin.write(`${request}\n`);
+  const { value, done } = await answers.next();
+  if (done || value.startsWith("error")) throw new Error(`native ${request}: ${done ? "exited" : value}`);
+  return value;
+}
 
 // CPU time of the process in ms (user + system), as the native side measures its thread's: on a
 // shared machine wall time mostly measures the other processes. Node's own helper threads count
@@ -28,97 +48,130 @@ const cpuMs = () => {
   return (u.user + u.system) / 1000;
 };
 
-// Median after a warm-up (which compiles the hot paths and grows linear memory); about two seconds
-// of runs at most, at least three.
 // V8 first runs wasm from its baseline compiler and optimizes hot functions in the background, whose
 // threads' CPU time counts here: one warm-up call of a few milliseconds measured that, not fleetplan
-// (staged at 1,000 clusters read 4× native). Warm up for a quarter of a second, then measure.
+// (staged at 1,000 clusters read 4× native). Warm up for a quarter of a second (the native side too),
+// then measure.
 const WARM_MS = 250;
 
-// A sample times a batch of calls lasting at least BATCH_MS and divides, as the native harness does
+// A sample times a batch of calls lasting at least BATCH_MS and divides, as the native side does
 // (bench/src/main.rs): one call of a millisecond or two is within reach of a single interruption.
 const BATCH_MS = 20;
 
-function medianMs(f) {
+/// Warms `f` up; returns what it returns and a function timing one batch (CPU ms per call).
+function prepareWasm(f) {
   const warm = Date.now();
   let one;
+  let result;
   do {
     const t = cpuMs();
-    f();
+    result = f();
     one = cpuMs() - t;
   } while (Date.now() - warm < WARM_MS);
   const calls = one >= BATCH_MS ? 1 : Math.min(10000, Math.ceil(BATCH_MS / Math.max(one, 0.01)));
-  const begun = Date.now();
-  const times = [];
-  while (times.length < RUNS && (times.length < 3 || Date.now() - begun < 2000)) {
+  const batch = () => {
     const t = cpuMs();
     for (let i = 0; i < calls; i++) f();
-    times.push((cpuMs() - t) / calls);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)];
+    return (cpuMs() - t) / calls;
+  };
+  return { result, batch };
 }
 
-const native = new Map();
-if (nativeTsv && fs.existsSync(nativeTsv)) {
-  for (const line of fs.readFileSync(nativeTsv, "utf8").split("\n")) {
-    const [section, kind, clusters, ms] = line.split("\t");
-    if (ms) native.set(`${section} ${kind} ${clusters}`, Number(ms));
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+/// Alternated pairs of the prepared work: native then wasm, then wasm then native, and so on, so that
+/// a steady drift weighs on both sides alike. Returns the medians of each side and of the pairs'
+/// ratios, and the ratios' lowest and highest.
+async function alternate(wasmBatch) {
+  const pairs = [];
+  const begun = Date.now();
+  while (pairs.length < PAIRS && (pairs.length < MIN_PAIRS || Date.now() - begun < PAIRS_MS)) {
+    let n;
+    let w;
+    if (pairs.length % 2 === 0) {
+      n = Number(await native("batch"));
+      w = wasmBatch();
+    } else {
+      w = wasmBatch();
+      n = Number(await native("batch"));
+    }
+    pairs.push({ w, n, ratio: w / n });
   }
+  const ratios = pairs.map((p) => p.ratio);
+  return {
+    wasm: median(pairs.map((p) => p.w)),
+    native: median(pairs.map((p) => p.n)),
+    ratio: median(ratios),
+    low: Math.min(...ratios),
+    high: Math.max(...ratios),
+    pairs: pairs.length,
+  };
 }
 
 const pad = (v, n) => String(v).padStart(n);
-const budgets = [];
-function row(section, kind, clusters, extra, ms) {
-  const nat = native.get(`${section} ${kind} ${clusters}`);
-  const ratio = nat ? ms / nat : undefined;
+const header = (first, third) =>
   console.log(
-    `${kind.padEnd(8)} ${pad(clusters, 9)} ${extra} ${pad(ms.toFixed(1), 10)} ${pad(nat ? nat.toFixed(1) : "-", 10)} ${pad(ratio ? ratio.toFixed(2) : "-", 6)}`,
+    `${first.padEnd(8)} ${pad("clusters", 9)} ${pad(third, 9)} ${pad("wasm ms", 10)} ${pad("native ms", 10)} ${pad("ratio", 6)} ${pad("spread", 11)} ${pad("pairs", 5)}`,
   );
-  return ratio;
+function row(kind, clusters, extra, m) {
+  const spread = `${m.low.toFixed(2)}-${m.high.toFixed(2)}`;
+  console.log(
+    `${kind.padEnd(8)} ${pad(clusters, 9)} ${extra} ${pad(m.wasm.toFixed(1), 10)} ${pad(m.native.toFixed(1), 10)} ${pad(m.ratio.toFixed(2), 6)} ${pad(spread, 11)} ${pad(m.pairs, 5)}`,
+  );
 }
 
-console.log(`wasm (Node ${process.version}), CPU ms, and the ratio to native`);
-console.log();
-console.log(`${"kind".padEnd(8)} ${pad("clusters", 9)} ${pad("events", 9)} ${pad("wasm ms", 10)} ${pad("native ms", 10)} ${pad("ratio", 6)}`);
-for (const kind of KINDS) {
-  const worst = { ratio: 0, clusters: 0 };
-  for (const clusters of SIZES) {
-    bench.prepare_plan(kind, clusters);
-    const events = bench.plan_prepared();
-    const ms = medianMs(() => bench.plan_prepared());
-    const ratio = row("plan", kind, clusters, pad(events, 9), ms);
-    if (ratio !== undefined && ratio > worst.ratio) Object.assign(worst, { ratio, clusters });
-  }
-  if (worst.ratio > 0) {
+async function main() {
+  const budgets = [];
+  console.log(`wasm (Node ${process.version}) and native alternated, CPU ms (medians of the pairs)`);
+  console.log("ratio: median of the pairs' wasm/native ratios; spread: their lowest and highest");
+  console.log();
+  header("kind", "events");
+  for (const kind of KINDS) {
+    const worst = { ratio: 0, clusters: 0 };
+    for (const clusters of SIZES) {
+      const events = Number(await native(`plan ${kind} ${clusters}`));
+      bench.prepare_plan(kind, clusters);
+      const wasm = prepareWasm(() => bench.plan_prepared());
+      if (wasm.result !== events) throw new Error(`${kind} ${clusters}: wasm ${wasm.result} events, native ${events}`);
+      const m = await alternate(wasm.batch);
+      row(kind, clusters, pad(events, 9), m);
+      if (m.ratio > worst.ratio) Object.assign(worst, { ratio: m.ratio, clusters });
+    }
     budgets.push([worst.ratio <= RATIO_BUDGET, `${kind} planner, wasm/native: at most ${worst.ratio.toFixed(2)} (at ${worst.clusters} clusters; goal ≤ ${RATIO_BUDGET})`]);
   }
-}
-console.log();
-console.log(`${"reading".padEnd(8)} ${pad("clusters", 9)} ${pad("MB/s", 9)} ${pad("wasm ms", 10)} ${pad("native ms", 10)} ${pad("ratio", 6)}`);
-for (const kind of KINDS) {
-  const bytes = bench.prepare_text(kind, READ_CLUSTERS);
-  const ms = medianMs(() => bench.read_prepared());
-  const ratio = row("read", kind, READ_CLUSTERS, pad((bytes / 1e6 / (ms / 1e3)).toFixed(1), 9), ms);
-  if (ratio !== undefined) {
-    budgets.push([ratio <= RATIO_BUDGET, `reading the ${READ_CLUSTERS}-cluster ${kind} scenario, wasm/native: ${ratio.toFixed(2)} (goal ≤ ${RATIO_BUDGET})`]);
-  }
-}
-// Live projection (issue 11): a run's JSON status read and projected in wasm within 1.5 times native;
-// 1,000 Monte Carlo samples of 1,000 clusters under 1 s.
-if (bench.live_status) {
   console.log();
-  console.log(`${"live".padEnd(8)} ${pad("clusters", 9)} ${pad("samples", 9)} ${pad("wasm ms", 10)} ${pad("native ms", 10)} ${pad("ratio", 6)}`);
+  header("reading", "MB/s");
+  for (const kind of KINDS) {
+    await native(`read ${kind} ${READ_CLUSTERS}`);
+    const bytes = bench.prepare_text(kind, READ_CLUSTERS);
+    const m = await alternate(prepareWasm(() => bench.read_prepared()).batch);
+    row(kind, READ_CLUSTERS, pad((bytes / 1e6 / (m.wasm / 1e3)).toFixed(1), 9), m);
+    budgets.push([m.ratio <= RATIO_BUDGET, `reading the ${READ_CLUSTERS}-cluster ${kind} scenario, wasm/native: ${m.ratio.toFixed(2)} (goal ≤ ${RATIO_BUDGET})`]);
+  }
+  // Live projection (issue 11): a run's JSON status read and projected in wasm within 1.5 times native;
+  // 1,000 Monte Carlo samples of 1,000 clusters under 1 s.
+  console.log();
+  header("live", "samples");
   for (const [clusters, samples] of [[10000, 0], [1000, 1000]]) {
-    const text = bench.live_status(clusters);
-    const ms = medianMs(() => bench.live_project(text, samples));
-    const ratio = row("live", `status-${samples}`, clusters, pad(samples, 9), ms);
-    if (samples === 0 && ratio !== undefined) {
-      budgets.push([ratio <= RATIO_BUDGET, `status import and projection, ${clusters} clusters, wasm/native: ${ratio.toFixed(2)} (goal ≤ ${RATIO_BUDGET})`]);
-    }
-    if (samples > 0) {
-      budgets.push([ms < 1000, `${samples} Monte Carlo samples of ${clusters} clusters in wasm: ${ms.toFixed(0)} ms (goal < 1000 ms)`]);
+    await native(`live ${clusters} ${samples}`);
+    bench.prepare_live(clusters, samples);
+    const m = await alternate(prepareWasm(() => bench.live_prepared()).batch);
+    row(`status-${samples}`, clusters, pad(samples, 9), m);
+    if (samples === 0) {
+      budgets.push([m.ratio <= RATIO_BUDGET, `status import and projection, ${clusters} clusters, wasm/native: ${m.ratio.toFixed(2)} (goal ≤ ${RATIO_BUDGET})`]);
+    } else {
+      budgets.push([m.wasm < 1000, `${samples} Monte Carlo samples of ${clusters} clusters in wasm: ${m.wasm.toFixed(0)} ms (goal < 1000 ms)`]);
     }
   }
+  for (const [pass, what] of budgets) console.log(`budget ${pass ? "PASS" : "FAIL"} ${what}`);
 }
-for (const [pass, what] of budgets) console.log(`budget ${pass ? "PASS" : "FAIL"} ${what}`);
+
+main()
+  .catch((e) => {
+    console.error(e);
+    process.exitCode = 1;
+  })
+  .finally(() => child.stdin.end());

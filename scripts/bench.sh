@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Speed report (issue 13's budgets, PASS/FAIL each; not a test): planners per kind at 1k/10k/100k clusters
-# with their growth exponent and reading speed, natively and as wasm in Node with the wasm/native ratios;
+# with their growth exponent and reading speed, natively and as wasm in Node with the wasm/native ratios
+# (native and wasm batches alternated, so that the machine's drift between minutes cannot move them);
 # live status import and projection; the CLI end to end on 10,000-cluster scenarios (time and peak
 # memory); the web bundle per chunk when dist/ holds a release build, and the browser figures of the
 # last end-to-end run. Prints everything and writes it as the head of bench/REPORT.md (the hand-written
@@ -24,11 +25,12 @@ out="$work/report.txt"
 say() { tee -a "$out"; }
 
 if ! $only_cli; then
-    "$target/release/fleetplan-bench" --tsv "$work/native.tsv" | say
+    "$target/release/fleetplan-bench" | say
     echo | say
     cargo build --release --quiet --target wasm32-unknown-unknown -p fleetplan-bench --lib
     wasm-bindgen --target nodejs --out-dir "$work/wasm" "$target/wasm32-unknown-unknown/release/fleetplan_bench.wasm"
-    node scripts/bench-wasm.cjs "$work/wasm/fleetplan_bench.js" "$work/native.tsv" | say
+    # The ratios of record: wasm and native batches of the same work alternated (see bench-wasm.cjs).
+    node scripts/bench-wasm.cjs "$work/wasm/fleetplan_bench.js" "$target/release/fleetplan-bench" | say
     echo | say
 fi
 

@@ -3,14 +3,15 @@
 //! FAIL; nothing here is a test. `scripts/bench.sh` runs this, the same work in wasm (Node) and the
 //! CLI end to end, and writes bench/REPORT.md.
 //!
-//! `fleetplan-bench [--tsv FILE]`: everything (FILE gets `section kind clusters ms` lines for the wasm
-//! comparison). `fleetplan-bench yaml staged|rolling|gke N`: print a generated scenario text.
+//! `fleetplan-bench`: everything natively. `fleetplan-bench serve`: the native half of the wasm/native
+//! comparison, driven over stdin by scripts/bench-wasm.cjs (see `serve`).
+//! `fleetplan-bench yaml staged|rolling|gke N`: print a generated scenario text.
 //! `fleetplan-bench read KIND [once]`: time only reading KIND's 10,000-cluster text (`once`: read it
 //! once and print nothing, for counting instructions with callgrind).
 //! `fleetplan-bench gke N [once]`: plan only the GKE sequence of N clusters (for a profiler; `once`:
 //! one plan, for counting instructions with callgrind).
 
-use std::fmt::Write as _;
+use std::io::{BufRead as _, Write as _};
 use std::time::Instant;
 
 use fleetplan_bench::{growth_exponent, plan_events, read, Kind};
@@ -117,17 +118,16 @@ fn main() {
                 mb_s(parse_ms)
             );
         }
-        ["--tsv", file] => run(Some(file)),
-        [] => run(None),
+        ["serve"] => serve(),
+        [] => run(),
         _ => {
-            eprintln!("usage: fleetplan-bench [--tsv FILE] | yaml KIND N | read KIND [once] | gke N [once]  (KIND: staged, rolling, gke)");
+            eprintln!("usage: fleetplan-bench [serve] | yaml KIND N | read KIND [once] | gke N [once]  (KIND: staged, rolling, gke)");
             std::process::exit(2);
         }
     }
 }
 
-fn run(tsv_path: Option<&str>) {
-    let mut tsv = String::new();
+fn run() {
     println!("native (release)");
     println!();
     println!(
@@ -155,7 +155,6 @@ fn run(tsv_path: Option<&str>) {
                 kind.name(),
                 plan.events.len()
             );
-            let _ = writeln!(tsv, "plan\t{}\t{clusters}\t{ms:.3}", kind.name());
             if kind == Kind::Gke {
                 if let Some((_, limit)) = GKE_BUDGET_MS.iter().find(|(n, _)| *n == clusters) {
                     budget(
@@ -188,7 +187,6 @@ fn run(tsv_path: Option<&str>) {
             mb_s(ms),
             mb_s(parse_ms)
         );
-        let _ = writeln!(tsv, "read\t{}\t{READ_CLUSTERS}\t{ms:.3}", kind.name());
         if kind != Kind::Rolling {
             budget(
                 mb_s(ms) >= READ_BUDGET_MB_S,
@@ -201,19 +199,13 @@ fn run(tsv_path: Option<&str>) {
             );
         }
     }
-    live(&mut tsv);
-    if let Some(path) = tsv_path {
-        if let Err(e) = std::fs::write(path, tsv) {
-            eprintln!("cannot write {path}: {e}");
-            std::process::exit(1);
-        }
-    }
+    live();
 }
 
 /// Live projection (issue 11): a staged run's JSON status halfway through ten stages, read and
 /// projected; and 1,000 Monte Carlo samples of 1,000 clusters (whose budget is in wasm, see
 /// scripts/bench-wasm.cjs).
-fn live(tsv: &mut String) {
+fn live() {
     println!();
     println!("live status: a run's JSON status read and projected (samples: the Monte Carlo's)");
     println!(
@@ -226,12 +218,90 @@ fn live(tsv: &mut String) {
             fleetplan_bench::live::import_and_project(&text, samples > 0, samples.max(1))
         });
         println!("{:<8} {clusters:>9} {samples:>9} {ms:>10.1}", "status");
-        let _ = writeln!(tsv, "live\tstatus-{samples}\t{clusters}\t{ms:.3}");
         if samples == 0 {
             budget(
                 ms < LIVE_BUDGET_MS,
                 &format!("status import and projection, {clusters} clusters, native: {ms:.1} ms (goal < {LIVE_BUDGET_MS:.0} ms)"),
             );
+        }
+    }
+}
+
+/// Wall milliseconds of warm-up before a served measurement: the same as the wasm side's in Node
+/// (scripts/bench-wasm.cjs), so that neither side is timed colder than the other.
+const SERVE_WARM_MS: f64 = 250.0;
+
+/// The native half of the wasm/native ratio. Node times the same work in wasm in its own process and
+/// asks this one for native batches in turn (native, wasm, wasm, native, ...), so that both halves of
+/// each ratio are taken within a second of each other: run minutes apart, the machine's drift alone
+/// moved a ratio by 1.6 times. One request per stdin line, one answer line each:
+/// - `plan KIND N`, `read KIND N`, `live N SAMPLES`: prepare that work (as bench/src/wasm.rs does), warm
+///   it up and answer what one call returns (events, scenarios read, or clusters projected);
+/// - `batch`: time one batch of the prepared work (at least [`BATCH_MS`] of CPU, see [`median_ms`]) and
+///   answer its CPU milliseconds per call.
+fn serve() {
+    let mut work: Option<Box<dyn FnMut() -> usize>> = None;
+    let mut calls = 1;
+    let mut out = std::io::stdout().lock();
+    for line in std::io::stdin().lock().lines() {
+        let Ok(line) = line else { break };
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let prepared: Option<Box<dyn FnMut() -> usize>> = match words.as_slice() {
+            ["plan", kind, n] => {
+                let scenario = Kind::parse(kind)
+                    .unwrap_or(Kind::Staged)
+                    .scenario(n.parse().unwrap_or(1_000));
+                Some(Box::new(move || plan_events(&scenario)))
+            }
+            ["read", kind, n] => {
+                let text = Kind::parse(kind)
+                    .unwrap_or(Kind::Staged)
+                    .text(n.parse().unwrap_or(READ_CLUSTERS));
+                Some(Box::new(move || read(&text).scenarios.len()))
+            }
+            ["live", n, samples] => {
+                let text = fleetplan_bench::live::status_json(n.parse().unwrap_or(1_000));
+                let samples: u32 = samples.parse().unwrap_or(0);
+                Some(Box::new(move || {
+                    fleetplan_bench::live::import_and_project(&text, samples > 0, samples.max(1))
+                }))
+            }
+            _ => None,
+        };
+        let answer = match (prepared, words.as_slice()) {
+            (Some(mut f), _) => {
+                let warm = Instant::now();
+                let mut result;
+                let mut one;
+                loop {
+                    let t = cpu_ms();
+                    result = std::hint::black_box(f());
+                    one = cpu_ms() - t;
+                    if warm.elapsed().as_secs_f64() * 1e3 >= SERVE_WARM_MS {
+                        break;
+                    }
+                }
+                calls = batch_calls(one);
+                work = Some(f);
+                result.to_string()
+            }
+            (None, ["batch"]) => match work.as_mut() {
+                Some(f) => {
+                    let t = cpu_ms();
+                    for _ in 0..calls {
+                        std::hint::black_box(f());
+                    }
+                    format!("{:.4}", (cpu_ms() - t) / f64::from(calls))
+                }
+                None => "error: nothing prepared".to_string(),
+            },
+            (None, _) => format!("error: unknown request {line:?}"),
+        };
+        if writeln!(out, "{answer}")
+            .and_then(|()| out.flush())
+            .is_err()
+        {
+            break;
         }
     }
 }

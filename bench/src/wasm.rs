@@ -1,7 +1,7 @@
 //! The functions Node calls (through wasm-bindgen's generated glue) to time the same work in wasm.
 //! Inputs are prepared by one call and timed by another, so the timings hold only the measured work.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use wasm_bindgen::prelude::wasm_bindgen;
 
@@ -10,6 +10,7 @@ use crate::Kind;
 thread_local! {
     static SCENARIO: RefCell<Option<fleetplan::Scenario>> = const { RefCell::new(None) };
     static TEXT: RefCell<String> = const { RefCell::new(String::new()) };
+    static SAMPLES: Cell<u32> = const { Cell::new(0) };
 }
 
 fn kind(name: &str) -> Kind {
@@ -50,19 +51,25 @@ pub fn read_prepared() -> u32 {
     })
 }
 
-/// Builds the JSON status of a staged run of `clusters` clusters halfway through (not timed).
+/// Builds the JSON status of a staged run of `clusters` clusters halfway through (not timed), to be
+/// read and projected by [`live_prepared`] with the Monte Carlo's `samples` when `samples > 0`.
 #[wasm_bindgen]
-pub fn live_status(clusters: u32) -> String {
-    crate::live::status_json(clusters as usize)
+pub fn prepare_live(clusters: u32, samples: u32) {
+    let text = crate::live::status_json(clusters as usize);
+    TEXT.with(|t| *t.borrow_mut() = text);
+    SAMPLES.with(|s| s.set(samples));
 }
 
-/// Reads `text` and projects it, with the Monte Carlo's `samples` when `samples > 0`.
+/// Reads the prepared status and projects it; returns what the projection counted.
 #[wasm_bindgen]
-pub fn live_project(text: &str, samples: u32) -> u32 {
-    u32::try_from(crate::live::import_and_project(
-        text,
-        samples > 0,
-        samples.max(1),
-    ))
-    .unwrap_or(u32::MAX)
+pub fn live_prepared() -> u32 {
+    let samples = SAMPLES.with(Cell::get);
+    TEXT.with(|t| {
+        u32::try_from(crate::live::import_and_project(
+            &t.borrow(),
+            samples > 0,
+            samples.max(1),
+        ))
+        .unwrap_or(u32::MAX)
+    })
 }
