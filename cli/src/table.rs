@@ -4,7 +4,7 @@
 use std::io::{self, Write};
 
 use fleetplan::gke::GkeDetail;
-use fleetplan::plan::{PhaseKind, Plan, StagePlan};
+use fleetplan::plan::{PhaseKind, Plan};
 use fleetplan::visible::visible;
 use fleetplan::Diagnostic;
 
@@ -34,9 +34,9 @@ pub fn write(
 fn write_plan(w: &mut dyn Write, plan: &Plan) -> io::Result<()> {
     write_header(w, plan)?;
     writeln!(w)?;
-    write_stages(w, &plan.stages)?;
+    write_stages(w, plan)?;
     writeln!(w)?;
-    write_clusters(w, &plan.stages)?;
+    write_clusters(w, plan)?;
     writeln!(w)?;
     if let Some(gke) = &plan.gke {
         write_gke(w, gke)?;
@@ -87,13 +87,13 @@ fn write_header(w: &mut dyn Write, plan: &Plan) -> io::Result<()> {
 }
 
 /// One row per stage, each followed by its waiting phases; updating is what the cluster rows show.
-fn write_stages(w: &mut dyn Write, stages: &[StagePlan]) -> io::Result<()> {
+fn write_stages(w: &mut dyn Write, plan: &Plan) -> io::Result<()> {
     writeln!(w, "stages")?;
-    if stages.is_empty() {
+    if plan.stages.is_empty() {
         return writeln!(w, "  none");
     }
     let mut g = Grid::new(&["STAGE", "START", "END", "MAX", "STATUS"]).right(3);
-    for stage in stages {
+    for stage in &plan.stages {
         g.row(vec![
             stage.name.clone(),
             words::time(stage.start),
@@ -111,23 +111,23 @@ fn write_stages(w: &mut dyn Write, stages: &[StagePlan]) -> io::Result<()> {
                 phase.start.to_string(),
                 words::end(phase.end),
                 String::new(),
-                phase.label.to_string(),
+                plan.label(phase).to_string(),
             ]);
         }
     }
     g.write(w, "  ")
 }
 
-fn write_clusters(w: &mut dyn Write, stages: &[StagePlan]) -> io::Result<()> {
+fn write_clusters(w: &mut dyn Write, plan: &Plan) -> io::Result<()> {
     writeln!(w, "clusters")?;
-    if stages.iter().all(|s| s.clusters.is_empty()) {
+    if plan.stages.iter().all(|s| s.clusters.is_empty()) {
         return writeln!(w, "  none");
     }
     let mut g = Grid::new(&[
         "STAGE", "CLUSTER", "START", "END", "DURATION", "STATUS", "STUCK",
     ])
     .right(4);
-    for stage in stages {
+    for stage in &plan.stages {
         for c in &stage.clusters {
             let took = match (c.start, c.end) {
                 (Some(s), Some(e)) => Some(e.since(s)),
@@ -169,7 +169,7 @@ fn write_clusters(w: &mut dyn Write, stages: &[StagePlan]) -> io::Result<()> {
                     p.start.to_string(),
                     words::end(p.end),
                     words::duration(p.end.map(|e| e.since(p.start))),
-                    p.label.to_string(),
+                    plan.label(p).to_string(),
                     String::new(),
                 ]);
             }
@@ -332,7 +332,7 @@ fn write_assumptions(w: &mut dyn Write, plan: &Plan) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use fleetplan::plan::{
-        AssumptionNote, ClusterPlan, ClusterStatus, Outcome, Phase, StageStatus, Summary,
+        AssumptionNote, ClusterPlan, ClusterStatus, Outcome, Phase, StagePlan, StageStatus, Summary,
     };
     use fleetplan::time::{Duration, Time, HOUR, MINUTE};
 

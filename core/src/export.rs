@@ -77,7 +77,7 @@ fn csv_rows(out: &mut String, plan: &Plan, scenario: Option<&str>) {
                 Field::Time(phase.end),
                 Field::Seconds(phase.end.map(|e| e.since(phase.start))),
                 Field::Text(status),
-                Field::Text(&phase.label),
+                Field::Text(plan.label(phase)),
             ];
             csv_row(out, &mut scratch, lead.iter().chain(&fields));
         }
@@ -270,7 +270,7 @@ fn mermaid_plan(out: &mut String, plan: &Plan, scenario: Option<(usize, &str)>) 
                 Some(e) => (e, false),
                 None => (horizon.max(phase.start.plus(HOUR)), true),
             };
-            let mut name = phase_name(phase);
+            let mut name = phase_name(plan, phase);
             if open {
                 name.push_str(" (never ends)");
             }
@@ -369,15 +369,16 @@ fn task(out: &mut String, name: &str, tag: &str, id: std::fmt::Arguments<'_>, s:
     );
 }
 
-fn phase_name(p: &Phase) -> String {
+fn phase_name(plan: &Plan, p: &Phase) -> String {
     // Fixed leading words keep the task name from starting with a Mermaid keyword.
+    let label = plan.label(p);
     match p.kind {
-        PhaseKind::BeforeStageApproval => format!("before-stage approval {}", p.label),
-        PhaseKind::Updating => format!("updating, {}", p.label),
-        PhaseKind::AfterStageTimedWait => format!("after-stage {}", p.label),
-        PhaseKind::AfterStageApproval => format!("after-stage approval {}", p.label),
-        PhaseKind::Stopped => format!("stopped {}", p.label),
-        other => format!("{} {}", other.slug(), p.label),
+        PhaseKind::BeforeStageApproval => format!("before-stage approval {label}"),
+        PhaseKind::Updating => format!("updating, {label}"),
+        PhaseKind::AfterStageTimedWait => format!("after-stage {label}"),
+        PhaseKind::AfterStageApproval => format!("after-stage approval {label}"),
+        PhaseKind::Stopped => format!("stopped {label}"),
+        other => format!("{} {label}", other.slug()),
     }
 }
 

@@ -131,7 +131,7 @@ pub fn versions(plan: &Plan) -> Vec<String> {
             .chain(s.clusters.iter().flat_map(|c| c.phases.iter()))
     });
     for p in phases {
-        if let Some(v) = p.version.as_deref() {
+        if let Some(v) = plan.version(p) {
             match firsts.iter_mut().find(|(_, n)| *n == v) {
                 Some(f) => f.0 = f.0.min(p.start),
                 None => firsts.push((p.start, v)),
@@ -495,7 +495,7 @@ pub fn layout_untitled(plan: &Plan, view: &View) -> Chart {
     };
     let versions = versions(plan);
     let version_of = |p: &Phase| {
-        let v = p.version.as_deref()?;
+        let v = plan.version(p)?;
         let i = versions.iter().position(|n| n == v)?;
         Some(i.min(VERSION_COLOURS - 1) as u8)
     };
@@ -505,7 +505,7 @@ pub fn layout_untitled(plan: &Plan, view: &View) -> Chart {
             .enumerate()
             .filter_map(|(i, p)| {
                 let mut b = bar(view, BarKind::of_phase(p.kind), p.start, p.end)?;
-                b.label = phase_label(p);
+                b.label = phase_label(plan, p);
                 b.phase = Some(i);
                 b.version = version_of(p);
                 Some(b)
@@ -606,13 +606,13 @@ pub fn layout_untitled(plan: &Plan, view: &View) -> Chart {
 }
 
 /// The words drawn on a phase's bar.
-fn phase_label(p: &Phase) -> String {
+fn phase_label(plan: &Plan, p: &Phase) -> String {
     match p.kind {
         PhaseKind::Updating => "updating".to_string(),
         PhaseKind::BeforeStageApproval | PhaseKind::AfterStageApproval => "approval".to_string(),
-        PhaseKind::AfterStageTimedWait => p.label.replace("TimedWait ", "wait "),
+        PhaseKind::AfterStageTimedWait => plan.label(p).replace("TimedWait ", "wait "),
         PhaseKind::Stopped => "stopped".to_string(),
-        _ => p.label.to_string(),
+        _ => plan.label(p).to_string(),
     }
 }
 
@@ -668,16 +668,19 @@ fn bar_subject<'p>(
         None => stage.phases.get(i),
     });
     let mut what = match (phase, cluster) {
-        (Some(p), None) => match p.kind {
-            PhaseKind::Updating => format!("stage {} updating ({})", stage.name, p.label),
-            PhaseKind::BeforeStageApproval | PhaseKind::AfterStageApproval => {
-                format!("waiting for approval {}", p.label)
+        (Some(p), None) => {
+            let label = plan.label(p);
+            match p.kind {
+                PhaseKind::Updating => format!("stage {} updating ({label})", stage.name),
+                PhaseKind::BeforeStageApproval | PhaseKind::AfterStageApproval => {
+                    format!("waiting for approval {label}")
+                }
+                PhaseKind::AfterStageTimedWait => format!("after-stage {label}"),
+                PhaseKind::Stopped => "run stopped".to_string(),
+                _ => format!("stage {}: {}: {label}", stage.name, bar.kind.legend()),
             }
-            PhaseKind::AfterStageTimedWait => format!("after-stage {}", p.label),
-            PhaseKind::Stopped => "run stopped".to_string(),
-            _ => format!("stage {}: {}: {}", stage.name, bar.kind.legend(), p.label),
-        },
-        (Some(p), Some(c)) => format!("{}: {}: {}", c.name, bar.kind.legend(), p.label),
+        }
+        (Some(p), Some(c)) => format!("{}: {}: {}", c.name, bar.kind.legend(), plan.label(p)),
         (None, Some(c)) => {
             let verb = match c.status {
                 ClusterStatus::Failed => "update failed",
@@ -693,7 +696,7 @@ fn bar_subject<'p>(
         }
         (None, None) => return None,
     };
-    if let Some(v) = phase.and_then(|p| p.version.as_deref()) {
+    if let Some(v) = phase.and_then(|p| plan.version(p)) {
         let _ = write!(what, " (version {v})");
     }
     Some((what, cluster, phase))

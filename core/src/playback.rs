@@ -343,10 +343,13 @@ fn stage_state(
         let _ = write!(
             r,
             " ({}): {} done, {} updating, {} waiting",
-            p.label, tally.done, tally.updating, tally.pending
+            ctx.plan.label(p),
+            tally.done,
+            tally.updating,
+            tally.pending
         );
         if let Some(f) = retried {
-            let _ = write!(r, "; {}", f.label);
+            let _ = write!(r, "; {}", ctx.plan.label(f));
             match f.end {
                 Some(e) => {
                     r.push_str(", recovers at ");
@@ -358,18 +361,18 @@ fn stage_state(
         return (StageActivity::Updating, r);
     }
     if let Some(p) = approval {
-        let _ = write!(r, "waiting for approval {}", p.label);
+        let _ = write!(r, "waiting for approval {}", ctx.plan.label(p));
         if p.end.is_none() {
             r.push_str(" (never granted in this plan)");
         }
         if let Some(t) = timed {
             r.push_str("; ");
-            soak(&mut r, t, at);
+            soak(ctx.plan, &mut r, t, at);
         }
         return (StageActivity::WaitingForApproval, r);
     }
     if let Some(t) = timed {
-        soak(&mut r, t, at);
+        soak(ctx.plan, &mut r, t, at);
         return (StageActivity::TimedWait, r);
     }
     // Between two phases that meet at this very instant, or a plan without phases: say the plain fact.
@@ -378,8 +381,8 @@ fn stage_state(
     (StageActivity::Updating, r)
 }
 
-fn soak(r: &mut String, p: &crate::plan::Phase, at: Time) {
-    let _ = write!(r, "soaking: {}", p.label);
+fn soak(plan: &Plan, r: &mut String, p: &crate::plan::Phase, at: Time) {
+    let _ = write!(r, "soaking: {}", plan.label(p));
     if let Some(e) = p.end {
         r.push_str(" until ");
         clock(r, e, at);
@@ -423,7 +426,8 @@ fn cluster_reason(
                             let _ = write!(
                                 r,
                                 "waiting: stage {} waits for approval {}",
-                                stage.name, p.label
+                                stage.name,
+                                ctx.plan.label(p)
                             );
                         } else {
                             let _ =

@@ -53,7 +53,7 @@ pub fn render_plan(out: &mut String, plan: &Plan) {
                 phase.kind.slug(),
                 offset(plan.start, phase.start),
                 at(phase.end),
-                phase.label
+                plan.label(phase)
             );
         }
         for c in &stage.clusters {
@@ -82,7 +82,7 @@ pub fn render_plan(out: &mut String, plan: &Plan) {
                     p.kind.slug(),
                     offset(plan.start, p.start),
                     at(p.end),
-                    p.label
+                    plan.label(p)
                 );
             }
         }

@@ -78,7 +78,7 @@ pub fn render_rolling(plan: &Plan) -> String {
                         p.kind.slug(),
                         offset(plan.start, p.start),
                         at(p.end),
-                        p.label
+                        plan.label(p)
                     )
                 })
                 .collect();

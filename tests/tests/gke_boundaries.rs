@@ -42,7 +42,7 @@ fn bars(plan: &Plan, cluster: &str) -> Vec<String> {
             format!(
                 "{} {} {}–{}",
                 p.kind.slug(),
-                p.version.as_deref().unwrap_or("-"),
+                plan.version(p).unwrap_or("-"),
                 at(plan, p.start),
                 p.end.map_or("never".into(), |e| at(plan, e))
             )

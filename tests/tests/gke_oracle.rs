@@ -425,7 +425,7 @@ fn planned(plan: &Plan, case: &Case) -> Outcome {
                 .filter(|p| p.kind == PhaseKind::ControlPlaneUpgrade)
                 .map(|p| {
                     (
-                        parse_ver(p.version.as_deref().unwrap_or("")),
+                        parse_ver(plan.version(p).unwrap_or("")),
                         minutes(plan, p.start),
                     )
                 })

@@ -117,7 +117,7 @@ fn bars(plan: &Plan, cluster: &str) -> Vec<String> {
                 p.kind.slug(),
                 p.start,
                 p.end.map_or("never".into(), |e| e.to_string()),
-                p.label
+                plan.label(p)
             )
         })
         .collect()
@@ -206,7 +206,7 @@ fn stage_rows_show_running_and_soaking_per_version() {
                 p.kind.slug(),
                 p.start,
                 p.end.unwrap(),
-                p.label
+                plan.label(p)
             )
         })
         .collect();

@@ -57,6 +57,17 @@ pub struct Plan {
 }
 
 impl Plan {
+    /// What phase `p` of this plan awaits or does, as its bar says it (`run-after-canary`,
+    /// `TimedWait 1h`, `control plane → 1.31.5-gke.1`). Read through the plan, which holds the text.
+    pub fn label<'a>(&'a self, p: &'a Phase) -> &'a str {
+        &p.label
+    }
+
+    /// The version phase `p` of this plan moves (GKE), if any.
+    pub fn version<'a>(&'a self, p: &'a Phase) -> Option<&'a str> {
+        p.version.as_deref()
+    }
+
     /// The last moment the plan mentions (phase or cluster bounds, events).
     pub fn latest_time(&self) -> Time {
         let mut t = self.start;
