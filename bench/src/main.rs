@@ -16,6 +16,10 @@ use std::time::Instant;
 
 use fleetplan_bench::{growth_exponent, plan_events, read, Kind};
 
+/// The CLI's allocator (cli/src/main.rs), so that the native figures are those users get.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const SIZES: [u32; 3] = [1_000, 10_000, 100_000];
 /// Runs per measurement after one warm-up, fewer when one run is long (see `median_ms`).
 const RUNS: usize = 7;

@@ -21,6 +21,11 @@ use std::process::ExitCode;
 
 use args::Command;
 
+/// mimalloc rather than glibc's malloc: a plan frees hundreds of thousands of small blocks, which glibc
+/// merged chunk by chunk (see bench/REPORT.md, "The native allocator").
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     panic::install_hook();
     let cli = match args::parse() {
