@@ -272,9 +272,18 @@ async function waitForEndChange(page, old) {
 /** Opens a built-in example from the gallery and waits for its chart. */
 async function openExample(page, name) {
   const before = await page.locator('[data-testid="yaml"]').inputValue();
+  const summaryBefore = await page.locator('[data-testid="summary"]').innerHTML();
   await page.selectOption('[data-testid="examples"]', name);
   await page.waitForFunction((b) => document.querySelector('[data-testid="yaml"]').value !== b, before);
-  await page.waitForFunction(() => document.querySelector('[data-testid="summary"] .run-name') && document.querySelector("svg.rows rect.bar"));
+  // The previous example's chart stays (dimmed) until the new text is planned, and a kind whose code is
+  // a chunk of its own waits for it: wait for the new plan's summary, not just any bar.
+  await page.waitForFunction((s) => {
+    const summary = document.querySelector('[data-testid="summary"]');
+    return summary && !summary.classList.contains("stale") && summary.innerHTML !== s
+      && summary.querySelector(".run-name") && document.querySelector("svg.rows rect.bar");
+  }, summaryBefore);
+  // Bar labels are placed by the chart's measured width, set after its first frame.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }
 
 /** The plan of `text`, as the page's own JavaScript API returns it (the CLI's JSON). */
