@@ -332,7 +332,8 @@ fn write_assumptions(w: &mut dyn Write, plan: &Plan) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use fleetplan::plan::{
-        AssumptionNote, ClusterPlan, ClusterStatus, Outcome, Phase, StagePlan, StageStatus, Summary,
+        AssumptionNote, ClusterPlan, ClusterStatus, Labels, Outcome, Phase, StagePlan, StageStatus,
+        Summary,
     };
     use fleetplan::time::{Duration, Time, HOUR, MINUTE};
 
@@ -355,6 +356,7 @@ mod tests {
             phases: Vec::new(),
             reason: None,
         };
+        let mut labels = Labels::default();
         Plan {
             kind: "kubefleet-staged",
             scenario: Some("demo".into()),
@@ -376,14 +378,14 @@ mod tests {
                         kind: PhaseKind::Updating,
                         start: t(0),
                         end: Some(t(66)),
-                        label: "updating".into(),
+                        label: labels.add("updating"),
                         version: None,
                     },
                     Phase {
                         kind: PhaseKind::AfterStageApproval,
                         start: t(66),
                         end: None,
-                        label: "run-1-after-canary".into(),
+                        label: labels.add("run-1-after-canary"),
                         version: None,
                     },
                 ],
@@ -406,6 +408,7 @@ mod tests {
             rolling: None,
             projection: None,
             latest: None,
+            labels,
         }
     }
 

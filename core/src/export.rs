@@ -513,7 +513,7 @@ mod tests {
         plan.stages[2].clusters[1].name = "line\nbreak: #1; 50%".into();
         plan.stages[2].clusters[2].name = "section evil".into();
         plan.stages[2].clusters[3].name = "@SUM(1)".into();
-        plan.stages[2].phases[0].label = "-2+3".into();
+        plan.stages[2].phases[0].label = plan.labels.add("-2+3");
         plan
     }
 
@@ -875,7 +875,7 @@ mod tests {
         plan.stages[0].phases.clear();
         plan.stages[1].clusters[0].name = "2026-01-01 hotfix".into();
         plan.stages[1].clusters[0].end = Some(Time(0));
-        plan.stages[2].phases[0].label = "\u{0}\u{7}".into();
+        plan.stages[2].phases[0].label = plan.labels.add("\u{0}\u{7}");
         let text = mermaid(&plan);
         let (sections, _) = parse_mermaid(&text);
         assert_eq!(sections[0], "(unnamed)");

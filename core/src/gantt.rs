@@ -1259,6 +1259,7 @@ const SVG_STYLE: &str = "<style>.bg{fill:#fff}.weekend{fill:#f1f1f4}.grid{stroke
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::plan::Labels;
     use crate::{examples, load, Source};
 
     fn staged_plan() -> Plan {
@@ -1479,13 +1480,19 @@ mod tests {
         assert!(text.starts_with("<svg") && text.ends_with("</svg>"));
     }
 
-    fn phase(kind: PhaseKind, start: &str, end: Option<&str>, version: Option<&str>) -> Phase {
+    fn phase(
+        labels: &mut Labels,
+        kind: PhaseKind,
+        start: &str,
+        end: Option<&str>,
+        version: Option<&str>,
+    ) -> Phase {
         Phase {
             kind,
             start: Time::parse(start).unwrap(),
             end: end.map(|e| Time::parse(e).unwrap()),
-            label: kind.slug().into(),
-            version: version.map(Into::into),
+            label: labels.add(kind.slug()),
+            version: version.map(|v| labels.add(v)),
         }
     }
 
@@ -1493,33 +1500,39 @@ mod tests {
     /// wait before them, and a second version's control plane later.
     fn plan_with_cluster_phases() -> Plan {
         let mut plan = staged_plan();
-        let c = &mut plan.stages[0].clusters[0];
-        c.phases = vec![
+        let l = &mut plan.labels;
+        let phases = vec![
             phase(
+                l,
                 PhaseKind::MaintenanceWait,
                 "2026-11-23T09:00:00Z",
                 Some("2026-11-23T10:00:00Z"),
                 Some("1.31.2"),
             ),
             phase(
+                l,
                 PhaseKind::ControlPlaneUpgrade,
                 "2026-11-23T10:00:00Z",
                 Some("2026-11-23T10:40:00Z"),
                 Some("1.31.2"),
             ),
             phase(
+                l,
                 PhaseKind::NodeUpgrade,
                 "2026-11-23T10:20:00Z",
                 Some("2026-11-23T11:00:00Z"),
                 Some("1.31.2"),
             ),
             phase(
+                l,
                 PhaseKind::ControlPlaneUpgrade,
                 "2026-11-23T11:30:00Z",
                 Some("2026-11-23T11:50:00Z"),
                 Some("1.32.0"),
             ),
         ];
+        let c = &mut plan.stages[0].clusters[0];
+        c.phases = phases;
         c.reason = Some("window opens at 10:00".into());
         plan
     }

@@ -21,8 +21,8 @@ use std::collections::BTreeMap;
 use crate::diag::Diagnostic;
 use crate::model::{Scenario, DEFAULT_START};
 use crate::plan::{
-    AssumptionNote, ClusterPlan, ClusterStatus, LongestWaits, Outcome, Phase, PhaseKind, Plan,
-    StagePlan, StageStatus, Summary, VersionReach, Wait,
+    AssumptionNote, ClusterPlan, ClusterStatus, Labels, LongestWaits, Outcome, Phase, PhaseKind,
+    Plan, StagePlan, StageStatus, Summary, VersionReach, Wait,
 };
 use crate::time::Time;
 
@@ -113,7 +113,7 @@ fn assemble_seeded(
     } else {
         Outcome::Succeeded
     };
-    let (stages, waits, last_bar_end, latest_bar) = stage_plans(&setup, &mut sim);
+    let (stages, waits, last_bar_end, latest_bar, labels) = stage_plans(&setup, &mut sim);
     let end = (!blocked && setup.plannable).then(|| {
         sim.rollouts
             .iter()
@@ -180,6 +180,7 @@ fn assemble_seeded(
         rolling: None,
         projection: None,
         latest: Some(latest),
+        labels,
     }
 }
 
@@ -188,13 +189,21 @@ fn assemble_seeded(
 fn stage_plans(
     setup: &Setup,
     sim: &mut SimResult,
-) -> (Vec<StagePlan>, Vec<Wait>, Option<Time>, Option<Time>) {
+) -> (
+    Vec<StagePlan>,
+    Vec<Wait>,
+    Option<Time>,
+    Option<Time>,
+    Labels,
+) {
     // Each cluster's bars move into its row; nothing reads them from the simulation afterwards.
     let mut bars: Vec<Vec<Phase>> = sim
         .clusters
         .iter_mut()
         .map(|c| std::mem::take(&mut c.phases))
         .collect();
+    // The clusters' bars name texts of this table; the stages' bars add theirs.
+    let mut labels = std::mem::take(&mut sim.labels);
     let sim = &*sim;
     // Per cluster: reason → what it skipped, so `ALREADY_UPGRADED (control plane 1.31.5, nodes 1.31.5)`.
     let mut by_reason: BTreeMap<usize, Vec<(&str, Vec<String>)>> = BTreeMap::new();
@@ -252,12 +261,11 @@ fn stage_plans(
                         kind: PhaseKind::MaintenanceWait,
                         start: p,
                         end: Some(r.start),
-                        label: format!(
+                        label: labels.add(format!(
                             "{} paused: every cluster held by its maintenance policy",
                             r.stream.words()
-                        )
-                        .into(),
-                        version: Some(r.version.text.clone()),
+                        )),
+                        version: Some(r.bar_version),
                     });
                 }
                 if r.soak_start != Some(r.start) {
@@ -265,8 +273,8 @@ fn stage_plans(
                         kind,
                         start: r.start,
                         end: r.soak_start,
-                        label: format!("{} {} running", r.stream.words(), r.version).into(),
-                        version: Some(r.version.text.clone()),
+                        label: labels.add(format!("{} {} running", r.stream.words(), r.version)),
+                        version: Some(r.bar_version),
                     });
                 }
                 if let Some(s) = r.soak_start {
@@ -284,14 +292,13 @@ fn stage_plans(
                             },
                             start: s,
                             end: r.completed,
-                            label: format!(
+                            label: labels.add(format!(
                                 "{} {} {forced} {}",
                                 r.stream.words(),
                                 r.version,
                                 r.soak
-                            )
-                            .into(),
-                            version: Some(r.version.text.clone()),
+                            )),
+                            version: Some(r.bar_version),
                         });
                     }
                 }
@@ -374,8 +381,8 @@ fn stage_plans(
         .collect();
     // A cluster of no stage (none, as the setup assigns every cluster one) keeps its bars here.
     last_end = last_end.max(bars.iter().flatten().filter_map(|p| p.end).max());
-    let waits = top.waits(&stages);
-    (stages, waits, last_end, latest)
+    let waits = top.waits(&stages, &labels);
+    (stages, waits, last_end, latest, labels)
 }
 
 /// The bars the summary's longest waits are taken from.

@@ -16,7 +16,7 @@ use std::collections::{BTreeMap, VecDeque};
 
 use crate::diag::Diagnostic;
 use crate::engine::EventQueue;
-use crate::plan::{Event, Events, Kept, Message, Name, NameId, Phase, PhaseKind};
+use crate::plan::{Event, Events, Kept, Labels, Message, Name, NameId, Phase, PhaseKind};
 use crate::time::{Duration, Time};
 
 use super::history::Histories;
@@ -55,8 +55,10 @@ pub struct Rollout {
     remaining: usize,
     /// True while the rollout's members are being placed (skips then must not start the soak).
     placing: bool,
-    /// The cluster bars' label (`control plane → 1.31.5-gke.1`), built once per rollout.
-    bar_label: Name,
+    /// The cluster bars' label (`control plane → 1.31.5-gke.1`), built once per rollout, and the
+    /// version's text, each in [`SimResult::labels`]: a bar copies these ids, no name.
+    pub bar_label: NameId,
+    pub bar_version: NameId,
     /// The version's place in the events' name table.
     version_id: NameId,
     /// The version's place in [`SimResult::versions`].
@@ -175,6 +177,8 @@ pub struct SimResult {
     pub clusters: Vec<ClusterRun>,
     pub skips: Vec<Skip>,
     pub events: Events,
+    /// The texts the clusters' bars name (their labels and versions).
+    pub labels: Labels,
     /// The versions `clusters` name.
     pub versions: Versions,
     /// When each cluster's version changed, per stream (versions in `versions`).
@@ -203,10 +207,15 @@ struct Sim<'a> {
     events: Events,
     /// Per version of `versions`, its name in `events`' table once an event has mentioned it.
     version_names: Vec<Option<NameId>>,
+    /// The texts the bars name, and each maintenance label's place in it, by the address of its
+    /// shared text (windows and exclusion lists are shared by the clusters that have them).
+    labels: Labels,
+    hold_labels: BTreeMap<usize, NameId>,
+    last_hold: Option<(usize, NameId)>,
     released: [Vec<(Option<Minor>, Version, Time)>; 2],
     diagnostics: Vec<Diagnostic>,
     /// Reused for every window lookup, so placing an upgrade allocates nothing for them.
-    scratch_holds: Vec<Hold>,
+    scratch_holds: Vec<Hold<'a>>,
     scratch_segments: Vec<(Time, Time)>,
     /// The instant being simulated.
     now: Time,
@@ -323,6 +332,9 @@ pub fn simulate_seeded(setup: &Setup, start: Time, seeds: &[Seed]) -> SimResult 
                 .saturating_add(8 * upgrades * (setup.stages.len() + 1) + 64),
         ),
         version_names: Vec::new(),
+        labels: Labels::default(),
+        hold_labels: BTreeMap::new(),
+        last_hold: None,
         released: [Vec::new(), Vec::new()],
         diagnostics: Vec::new(),
         scratch_holds: Vec::new(),
@@ -432,6 +444,7 @@ pub fn simulate_seeded(setup: &Setup, start: Time, seeds: &[Seed]) -> SimResult 
         clusters: sim.clusters,
         skips: sim.skips,
         events: sim.events,
+        labels: sim.labels,
         versions: sim.versions,
         history: sim.history,
         released: sim.released,
@@ -859,11 +872,11 @@ impl Sim<'_> {
         let stage = &self.setup.stages[s];
         let id = self.rollouts.len();
         let key = self.lanes[s][k][li].key;
-        let bar_label = match stream {
+        let bar_label = self.labels.add(match stream {
             Stream::ControlPlane => format!("control plane → {version}"),
             Stream::Node => format!("nodes → {version}"),
-        }
-        .into();
+        });
+        let bar_version = self.labels.add(version.text.clone());
         let vi = self.versions.add(&version);
         let version_id = self.version_name(vi);
         self.rollouts.push(Rollout {
@@ -883,6 +896,7 @@ impl Sim<'_> {
             remaining: members.len(),
             placing: true,
             bar_label,
+            bar_version,
             version_id,
             vi,
         });
@@ -1098,9 +1112,11 @@ impl Sim<'_> {
             Stream::ControlPlane => PhaseKind::ControlPlaneUpgrade,
             Stream::Node => PhaseKind::NodeUpgrade,
         };
-        let cl = &mut self.clusters[c];
+        let (bar_label, version, stage, v) =
+            (ro.bar_label, Some(ro.bar_version), ro.stage, ro.version_id);
         for h in holds.drain(..) {
-            cl.phases.push(Phase {
+            let label = self.hold_label(h.label);
+            self.clusters[c].phases.push(Phase {
                 kind: if h.exclusion {
                     PhaseKind::ExclusionWait
                 } else {
@@ -1108,23 +1124,22 @@ impl Sim<'_> {
                 },
                 start: h.from,
                 end: h.to,
-                label: h.label,
-                version: Some(ro.version.text.clone()),
+                label,
+                version,
             });
         }
+        let cl = &mut self.clusters[c];
         for (s, e) in &segments {
             cl.phases.push(Phase {
                 kind,
                 start: *s,
                 end: Some(*e),
-                label: ro.bar_label.clone(),
-                version: Some(ro.version.text.clone()),
+                label: bar_label,
+                version,
             });
         }
         cl.busy[k] = Some(r as u32);
-        let stage = ro.stage;
         let first = segments.first().map(|(s, _)| *s);
-        let v = ro.version_id;
         segments.clear();
         self.scratch_holds = holds;
         self.scratch_segments = segments;
@@ -1160,6 +1175,26 @@ impl Sim<'_> {
                 self.emit(now, "MAINTENANCE_POLICY", Some(stage), Some(c), msg);
             }
         }
+    }
+
+    /// The place of a maintenance hold's label in the bars' table, added on first sight. The last
+    /// one found is tried first: a cluster's holds, and the next cluster's, are mostly by the same
+    /// shared window.
+    fn hold_label(&mut self, label: &Name) -> NameId {
+        let addr = label.addr();
+        if let Some((a, id)) = self.last_hold {
+            if a == addr {
+                return id;
+            }
+        }
+        let id = match self.hold_labels.entry(addr) {
+            std::collections::btree_map::Entry::Occupied(e) => *e.get(),
+            std::collections::btree_map::Entry::Vacant(e) => {
+                *e.insert(self.labels.add(label.clone()))
+            }
+        };
+        self.last_hold = Some((addr, id));
+        id
     }
 
     /// The event of cluster `c`'s upgrade of `stream` in rollout `r` starting at `at`.

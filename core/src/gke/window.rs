@@ -117,12 +117,13 @@ impl Exclusion {
 
 /// Why an upgrade could not start at once.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Hold {
+pub struct Hold<'a> {
     pub exclusion: bool,
     pub from: Time,
     /// `None`: the window never opens.
     pub to: Option<Time>,
-    pub label: Name,
+    /// The window's or exclusion's label, borrowed from the policy: a hold copies no name.
+    pub label: &'a Name,
 }
 
 /// A cluster's whole maintenance policy. Not comparable: nothing compares policies, and the
@@ -236,14 +237,24 @@ impl Policy {
 
     /// The first instant at or after `t` when `work` may start, and what held it until then
     /// (`None` with a never-ending hold when the window never opens).
-    pub fn next_start(&self, t: Time, work: Work, holds: &mut Vec<Hold>) -> Option<Time> {
+    pub fn next_start<'a>(
+        &'a self,
+        t: Time,
+        work: Work,
+        holds: &mut Vec<Hold<'a>>,
+    ) -> Option<Time> {
         self.next_opening(t, work, holds).map(|(start, _)| start)
     }
 
     /// [`Policy::next_start`], and how long work may keep starting from there: the end of the window
     /// occurrence, or the start of the next exclusion that holds `work`, whichever is first. One
     /// search: the occurrence found for the start is the one that bounds it.
-    pub fn next_opening(&self, t: Time, work: Work, holds: &mut Vec<Hold>) -> Option<(Time, Time)> {
+    pub fn next_opening<'a>(
+        &'a self,
+        t: Time,
+        work: Work,
+        holds: &mut Vec<Hold<'a>>,
+    ) -> Option<(Time, Time)> {
         let mut now = t;
         let exclusions = self.exclusions.as_deref();
         // Each pass moves past one window gap or one exclusion; exclusions are few, windows periodic.
@@ -286,9 +297,15 @@ impl Policy {
     }
 }
 
-fn push_hold(holds: &mut Vec<Hold>, exclusion: bool, from: Time, to: Option<Time>, label: &Name) {
+fn push_hold<'a>(
+    holds: &mut Vec<Hold<'a>>,
+    exclusion: bool,
+    from: Time,
+    to: Option<Time>,
+    label: &'a Name,
+) {
     if let Some(last) = holds.last_mut() {
-        if last.exclusion == exclusion && last.label == *label && last.to == Some(from) {
+        if last.exclusion == exclusion && *last.label == *label && last.to == Some(from) {
             last.to = to;
             return;
         }
@@ -297,7 +314,7 @@ fn push_hold(holds: &mut Vec<Hold>, exclusion: bool, from: Time, to: Option<Time
         exclusion,
         from,
         to,
-        label: label.clone(),
+        label,
     });
 }
 

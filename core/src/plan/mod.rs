@@ -4,23 +4,23 @@ mod events;
 pub mod gke;
 pub mod projection;
 pub mod rolling;
+mod serial;
 mod text;
 
 pub(crate) use events::Kept;
 pub use events::{Event, EventView, Events, MessageText};
-pub use text::{Message, Name, NameId};
+pub use text::{Labels, Message, Name, NameId};
 
 use serde::Serialize;
 
 use crate::diag::Diagnostic;
 use crate::time::{Duration, Time};
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+/// Serialized through [`serial`], which reads the bars' texts from `labels`.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Plan {
     /// The strategy kind that produced this plan, e.g. `kubefleet-staged`.
     pub kind: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub scenario: Option<String>,
     /// Name of the update run.
     pub run: String,
@@ -31,7 +31,6 @@ pub struct Plan {
     pub stages: Vec<StagePlan>,
     /// Clusters the placement picks that no stage selects (KubeFleet then refuses the run,
     /// `cluster-in-no-stage`), sorted by name; drawn under the stages.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub unstaged: Vec<String>,
     pub events: Events,
     pub diagnostics: Vec<Diagnostic>,
@@ -39,33 +38,32 @@ pub struct Plan {
     /// Every assumption the simulation used, and whether it came from the scenario or a default.
     pub assumptions: Vec<AssumptionNote>,
     /// What only a GKE sequence has: per-stage upgrade states by version, skipped clusters, version reach.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub gke: Option<gke::GkeDetail>,
     /// What only a rolling update has: rounds, the available-cluster line and its budget, stalls.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub rolling: Option<rolling::RollingDetail>,
     /// What a plan projected from a running rollout's status adds (`fleetplan status`): facts and
     /// projections per bar, where the run stands, calibration, the range of ends.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub projection: Option<projection::Projection>,
     /// What [`Plan::latest_time`] would say, from a planner that gathered it while it built the
     /// bars (the GKE planner), so `fleetplan::plan` need not read every bar again (1.4% of a
     /// 100,000-cluster GKE plan); `None`: not gathered. Read and reset to `None` by
     /// `fleetplan::plan`; nothing else reads it, and it is never serialized.
-    #[serde(skip)]
     pub latest: Option<Time>,
+    /// The texts the bars' labels and versions name (read them through [`Plan::label`] and
+    /// [`Plan::version`]); never serialized itself, each bar's texts are.
+    pub labels: Labels,
 }
 
 impl Plan {
     /// What phase `p` of this plan awaits or does, as its bar says it (`run-after-canary`,
     /// `TimedWait 1h`, `control plane → 1.31.5-gke.1`). Read through the plan, which holds the text.
-    pub fn label<'a>(&'a self, p: &'a Phase) -> &'a str {
-        &p.label
+    pub fn label(&self, p: &Phase) -> &str {
+        self.labels.text(p.label)
     }
 
     /// The version phase `p` of this plan moves (GKE), if any.
-    pub fn version<'a>(&'a self, p: &'a Phase) -> Option<&'a str> {
-        p.version.as_deref()
+    pub fn version(&self, p: &Phase) -> Option<&str> {
+        p.version.map(|v| self.labels.text(v))
     }
 
     /// The last moment the plan mentions (phase or cluster bounds, events).
@@ -102,8 +100,8 @@ pub enum Outcome {
     Stalled,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+/// Serialized through [`serial`], with the plan's [`Labels`].
+#[derive(Clone, Debug, PartialEq)]
 pub struct StagePlan {
     pub name: String,
     pub index: usize,
@@ -132,25 +130,21 @@ pub enum StageStatus {
     NotStarted,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+/// Serialized through [`serial`], with the plan's [`Labels`].
+#[derive(Clone, Debug, PartialEq)]
 pub struct ClusterPlan {
     pub name: String,
     /// The integer value of the stage's sortingLabelKey, when the stage has one.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub sort_value: Option<i64>,
     pub status: ClusterStatus,
     pub start: Option<Time>,
     pub end: Option<Time>,
     /// When the run was marked stuck because this update passed 5 minutes.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub stuck_at: Option<Time>,
     /// This cluster's own bars (GKE control-plane/node upgrades and window waits; rolling remove/update/add
     /// and availability waits). Empty for staged runs, whose cluster bar is `start`..`end`.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub phases: Vec<Phase>,
     /// Why the cluster is in its state when that is not obvious (skipped: `ALREADY_UPGRADED`, stalled, …).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
 }
 
@@ -164,19 +158,20 @@ pub enum ClusterStatus {
     NotStarted,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+/// Serialized through [`serial`], with the plan's [`Labels`].
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Phase {
     pub kind: PhaseKind,
     pub start: Time,
     /// `None`: never ends (an approval nobody grants).
     pub end: Option<Time>,
-    /// What is awaited, e.g. the approval request name `run-after-canary` or `TimedWait 1h`. Shared:
-    /// the thousands of bars of one version or window in a large plan carry one copy.
-    pub label: Name,
-    /// The version this phase moves (GKE), so the chart can give each version its colour.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub version: Option<Name>,
+    /// What is awaited, e.g. the approval request name `run-after-canary` or `TimedWait 1h`: its
+    /// place in the plan's [`Labels`] (read it through [`Plan::label`]); the thousands of bars of one
+    /// version or window in a large plan share one text.
+    pub label: NameId,
+    /// The version this phase moves (GKE), so the chart can give each version its colour: its place
+    /// in the plan's [`Labels`] ([`Plan::version`]).
+    pub version: Option<NameId>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -343,14 +338,18 @@ pub(crate) fn stage_etas(stages: &[StagePlan]) -> Vec<StageEta> {
 /// The waits among clusters' own phases (`keep` picks the kinds), labelled with the cluster: only the
 /// ones [`longest_waits`] keeps, in its order, so a label is formatted for those few and not for
 /// every wait of a large fleet.
-pub(crate) fn cluster_waits(stages: &[StagePlan], keep: impl Fn(PhaseKind) -> bool) -> Vec<Wait> {
+pub(crate) fn cluster_waits(
+    stages: &[StagePlan],
+    labels: &Labels,
+    keep: impl Fn(PhaseKind) -> bool,
+) -> Vec<Wait> {
     let mut top = LongestWaits::default();
     for (si, s) in stages.iter().enumerate() {
         for (ci, c) in s.clusters.iter().enumerate() {
             top.offer(si, ci, &c.phases, &keep);
         }
     }
-    top.waits(stages)
+    top.waits(stages, labels)
 }
 
 /// [`cluster_waits`] gathered while the rows are built (one pass over a large plan's bars instead of
@@ -389,7 +388,7 @@ impl LongestWaits {
     }
 
     /// The waits kept, labelled from the rows they were offered from.
-    pub(crate) fn waits(self, stages: &[StagePlan]) -> Vec<Wait> {
+    pub(crate) fn waits(self, stages: &[StagePlan], labels: &Labels) -> Vec<Wait> {
         self.top
             .into_iter()
             .map(|(duration, si, ci, pi)| {
@@ -398,7 +397,7 @@ impl LongestWaits {
                 Wait {
                     stage: s.name.clone(),
                     kind: p.kind,
-                    label: format!("{}: {}", c.name, p.label),
+                    label: format!("{}: {}", c.name, labels.text(p.label)),
                     start: p.start,
                     duration,
                 }

@@ -18,7 +18,7 @@ use std::collections::{BTreeSet, HashSet};
 use crate::diag::Diagnostic;
 use crate::model::{FleetCluster, Scenario, DEFAULT_START};
 use crate::plan::{
-    AssumptionNote, ClusterPlan, ClusterStatus, Outcome, Phase, PhaseKind, Plan, StageEta,
+    AssumptionNote, ClusterPlan, ClusterStatus, Labels, Outcome, Phase, PhaseKind, Plan, StageEta,
     StagePlan, StageStatus, Summary,
 };
 use crate::time::{Duration, Time};
@@ -87,6 +87,8 @@ pub fn plan_with(
     let timing = timing::Timing::new(&scenario.assumptions, &fleet, diags).hooked(hooks);
 
     let mut bindings = initial_bindings(run, &fleet, &picked, &before, diags);
+    // The texts the bars name: the status's facts first, then the simulation's.
+    let mut labels = Labels::default();
     if let Some(r) = resume {
         resume::apply(
             &mut bindings,
@@ -94,6 +96,7 @@ pub fn plan_with(
             &timing,
             settings.unavailable_period,
             &profile,
+            &mut labels,
             diags,
         );
     }
@@ -136,14 +139,16 @@ pub fn plan_with(
         never_available,
         report_diff,
     };
-    let sim = simulate::simulate(
+    let mut sim = simulate::simulate(
         bindings,
         target,
         max_unavailable,
         max_surge,
         &durations,
         start,
+        labels,
     );
+    let mut labels = std::mem::take(&mut sim.labels);
 
     let settled = sim.bindings.iter().all(Binding::settled);
     let end = settled.then_some(sim.last);
@@ -178,7 +183,7 @@ pub fn plan_with(
         kind: PhaseKind::Updating,
         start,
         end,
-        label: "rolling update".into(),
+        label: labels.add("rolling update"),
         version: None,
     }];
     if let Some(s) = &stall {
@@ -186,7 +191,7 @@ pub fn plan_with(
             kind: PhaseKind::AvailabilityWait,
             start: s.at,
             end: None,
-            label: format!("stalled: {} waiting forever", s.waiting.len()).into(),
+            label: labels.add(format!("stalled: {} waiting forever", s.waiting.len())),
             version: None,
         });
     }
@@ -220,7 +225,15 @@ pub fn plan_with(
         durations.delete,
         &mut assumptions,
     );
-    let summary = summarize(&stage, &sim, &diagnostics, start, end, picked.len());
+    let summary = summarize(
+        &stage,
+        &labels,
+        &sim,
+        &diagnostics,
+        start,
+        end,
+        picked.len(),
+    );
     let detail = RollingDetail {
         placement: run.placement.name.clone(),
         target,
@@ -253,6 +266,7 @@ pub fn plan_with(
         rolling: Some(detail),
         projection: None,
         latest: None,
+        labels,
     }
 }
 
@@ -686,13 +700,14 @@ fn notes(
 
 fn summarize(
     stage: &StagePlan,
+    labels: &Labels,
     sim: &simulate::Simulation,
     diags: &[Diagnostic],
     start: Time,
     end: Option<Time>,
     picked: usize,
 ) -> Summary {
-    let waits = crate::plan::cluster_waits(std::slice::from_ref(stage), |k| {
+    let waits = crate::plan::cluster_waits(std::slice::from_ref(stage), labels, |k| {
         k == PhaseKind::AvailabilityWait
     });
     let (errors, warnings) = crate::plan::problem_counts(diags);

@@ -4,7 +4,7 @@
 //! failing, the others still wait for their turn under the budget.
 
 use crate::diag::Diagnostic;
-use crate::plan::{Phase, PhaseKind};
+use crate::plan::{Labels, NameId, Phase, PhaseKind};
 use crate::time::{Duration, Time};
 use crate::timing::Timing;
 
@@ -37,9 +37,14 @@ pub fn apply(
     timing: &Timing,
     unavailable_period: Duration,
     profile: &Profile,
+    labels: &mut Labels,
     diags: &mut Vec<Diagnostic>,
 ) {
     let now = resume.now;
+    let texts = FactLabels {
+        applying: labels.add("applying the new resources"),
+        waiting: labels.add("waiting for availability"),
+    };
     for (name, fact) in &resume.clusters {
         let Some(b) = bindings.iter_mut().find(|b| b.cluster == *name) else {
             diags.push(Diagnostic::warning(
@@ -56,7 +61,7 @@ pub fn apply(
                 b.ready = true;
                 b.failed = false;
                 b.moved = Some(Action::Update);
-                b.phases = fact_phases(started, applied, Some(available));
+                b.phases = fact_phases(&texts, started, applied, Some(available));
             }
             Fact::Rolling(started, applied) => {
                 b.state = BindingState::Bound;
@@ -70,7 +75,7 @@ pub fn apply(
                     ready = ready.plus(unavailable_period);
                 }
                 let ready = ready.max(now);
-                b.phases = fact_phases(started, applied, Some(ready));
+                b.phases = fact_phases(&texts, started, applied, Some(ready));
                 b.ready_at = Some(ready);
             }
             Fact::Failed(started, at) => {
@@ -79,12 +84,12 @@ pub fn apply(
                 b.ready = false;
                 b.never_ready = true;
                 b.moved = Some(Action::Update);
-                let mut phases = fact_phases(started, Some(at), None);
+                let mut phases = fact_phases(&texts, started, Some(at), None);
                 phases.push(Phase {
                     kind: PhaseKind::FailedRetrying,
                     start: at,
                     end: None,
-                    label: "failed to apply or to become available; holds one unit of maxUnavailable until fixed".into(),
+                    label: labels.add("failed to apply or to become available; holds one unit of maxUnavailable until fixed"),
                     version: None,
                 });
                 b.phases = phases;
@@ -93,13 +98,24 @@ pub fn apply(
     }
 }
 
-fn fact_phases(started: Time, applied: Option<Time>, ready: Option<Time>) -> Vec<Phase> {
+/// The labels of the bars the status's facts give, in the plan's table once each.
+struct FactLabels {
+    applying: NameId,
+    waiting: NameId,
+}
+
+fn fact_phases(
+    texts: &FactLabels,
+    started: Time,
+    applied: Option<Time>,
+    ready: Option<Time>,
+) -> Vec<Phase> {
     let applied_end = applied.or(ready);
     let mut out = vec![Phase {
         kind: PhaseKind::Update,
         start: started,
         end: applied_end,
-        label: "applying the new resources".into(),
+        label: texts.applying,
         version: None,
     }];
     if let (Some(a), Some(r)) = (applied, ready) {
@@ -107,7 +123,7 @@ fn fact_phases(started: Time, applied: Option<Time>, ready: Option<Time>) -> Vec
             kind: PhaseKind::AvailabilityWait,
             start: a,
             end: Some(r),
-            label: "waiting for availability".into(),
+            label: texts.waiting,
             version: None,
         });
     }

@@ -7,7 +7,7 @@ use std::collections::VecDeque;
 
 use crate::engine::EventQueue;
 use crate::plan::rolling::AvailabilityPoint;
-use crate::plan::{Events, Name, NameId, Phase, PhaseKind};
+use crate::plan::{Events, Labels, NameId, Phase, PhaseKind};
 use crate::rolling::availability::Profile;
 use crate::rolling::rounds::{self, Action, Counts, Move, Round};
 use crate::time::{Duration, Time};
@@ -101,6 +101,8 @@ pub struct Simulation {
     pub rounds: Vec<Round>,
     pub availability: Vec<AvailabilityPoint>,
     pub events: Events,
+    /// The texts the bindings' bars name.
+    pub labels: Labels,
     /// When the last thing happened.
     pub last: Time,
     /// The counts after the last round, for explaining a stall.
@@ -140,42 +142,46 @@ struct Sim<'a> {
     /// writes three or four events per cluster, which then share one name instead of a copy each.
     cluster_ids: Vec<Option<NameId>>,
     /// The phase labels every rolled cluster carries, made once and shared.
-    labels: Labels,
+    labels: BarLabels,
+    /// The texts the bars name.
+    table: Labels,
 }
 
-/// Phase labels the same for every binding of a rollout (a [`Name`] clone is a reference count).
-struct Labels {
-    removing: Name,
-    reporting: Name,
-    placing: Name,
-    applying: Name,
+/// Phase labels the same for every binding of a rollout, in the bars' table once each.
+struct BarLabels {
+    removing: NameId,
+    reporting: NameId,
+    placing: NameId,
+    applying: NameId,
+    never_reported: NameId,
+    report_failed: NameId,
     /// `waiting for Deployment availability` and `never becomes available (…)`, when there are
     /// trackable workloads.
-    workload: Option<(Name, Name)>,
+    workload: Option<(NameId, NameId)>,
     /// `unavailablePeriodSeconds …s (… not trackable)`, when some kinds cannot be tracked.
-    untrackable: Option<Name>,
+    untrackable: Option<NameId>,
 }
 
-impl Labels {
-    fn new(d: &Durations<'_>) -> Labels {
-        Labels {
-            removing: "removing the placed resources".into(),
-            reporting: "reporting the diff".into(),
-            placing: "placing the resources".into(),
-            applying: "applying the new resources".into(),
+impl BarLabels {
+    fn new(d: &Durations<'_>, table: &mut Labels) -> BarLabels {
+        BarLabels {
+            removing: table.add("removing the placed resources"),
+            reporting: table.add("reporting the diff"),
+            placing: table.add("placing the resources"),
+            applying: table.add("applying the new resources"),
+            never_reported: table.add("the diff is never reported (DiffReported=False)"),
+            report_failed: table.add("the diff report failed; reported once it recovers"),
             workload: (!d.profile.workloads.is_empty()).then(|| {
                 let label = d.profile.workload_label();
                 let never = format!("never becomes available ({label})");
-                (label.as_str().into(), never.as_str().into())
+                (table.add(label), table.add(never))
             }),
             untrackable: (!d.profile.untrackable.is_empty()).then(|| {
-                format!(
+                table.add(format!(
                     "unavailablePeriodSeconds {}s ({} not trackable)",
                     d.unavailable_period.0 / 1000,
                     d.profile.untrackable.join(", ")
-                )
-                .as_str()
-                .into()
+                ))
             }),
         }
     }
@@ -190,6 +196,7 @@ pub fn simulate(
     max_surge: i64,
     d: &Durations<'_>,
     start: Time,
+    mut table: Labels,
 ) -> Simulation {
     let mut sim = Sim {
         counts: Counts {
@@ -209,7 +216,8 @@ pub fn simulate(
         rounds: Vec::new(),
         events: Events::default(),
         cluster_ids: Vec::new(),
-        labels: Labels::new(d),
+        labels: BarLabels::new(d, &mut table),
+        table,
     };
     sim.cluster_ids = vec![None; sim.b.len()];
     sim.classify();
@@ -267,6 +275,7 @@ pub fn simulate(
         rounds: sim.rounds,
         availability,
         events: sim.events,
+        labels: sim.table,
         last,
         counts: sim.counts,
         max_to_remove,
@@ -439,7 +448,7 @@ impl Sim<'_> {
             kind: PhaseKind::Remove,
             start: now,
             end: Some(end),
-            label: self.labels.removing.clone(),
+            label: self.labels.removing,
             version: None,
         });
         self.queue.push(end, Ev::Gone(i));
@@ -480,9 +489,9 @@ impl Sim<'_> {
             start: now,
             end: Some(applied),
             label: match (action, d.report_diff) {
-                (_, true) => labels.reporting.clone(),
-                (Action::Add, _) => labels.placing.clone(),
-                _ => labels.applying.clone(),
+                (_, true) => labels.reporting,
+                (Action::Add, _) => labels.placing,
+                _ => labels.applying,
             },
             version: None,
         });
@@ -503,7 +512,7 @@ impl Sim<'_> {
                     kind: PhaseKind::AvailabilityWait,
                     start: applied,
                     end: None,
-                    label: "the diff is never reported (DiffReported=False)".into(),
+                    label: labels.never_reported,
                     version: None,
                 });
             } else {
@@ -515,7 +524,7 @@ impl Sim<'_> {
                         kind: PhaseKind::AvailabilityWait,
                         start: applied,
                         end: Some(reported),
-                        label: "the diff report failed; reported once it recovers".into(),
+                        label: labels.report_failed,
                         version: None,
                     });
                 }
@@ -533,14 +542,14 @@ impl Sim<'_> {
             return;
         }
         let mut t = applied;
-        if let Some((label, never)) = &labels.workload {
+        if let Some((label, never)) = labels.workload {
             if d.never_available[i] {
                 b.never_ready = true;
                 b.phases.push(Phase {
                     kind: PhaseKind::AvailabilityWait,
                     start: t,
                     end: None,
-                    label: never.clone(),
+                    label: never,
                     version: None,
                 });
                 return;
@@ -550,18 +559,18 @@ impl Sim<'_> {
                 kind: PhaseKind::AvailabilityWait,
                 start: t,
                 end: Some(end),
-                label: label.clone(),
+                label,
                 version: None,
             });
             t = end;
         }
-        if let Some(label) = &labels.untrackable {
+        if let Some(label) = labels.untrackable {
             let end = t.plus(d.unavailable_period);
             b.phases.push(Phase {
                 kind: PhaseKind::AvailabilityWait,
                 start: t,
                 end: Some(end),
-                label: label.clone(),
+                label,
                 version: None,
             });
             t = end;

@@ -87,6 +87,7 @@ pub fn plan(scenario: &Scenario, run: &StagedRun) -> Plan {
 
     simulation_diagnostics(
         &stages,
+        &result.labels,
         &result.events,
         &result.wait_restarts,
         result.stuck_since,
@@ -103,7 +104,14 @@ pub fn plan(scenario: &Scenario, run: &StagedRun) -> Plan {
             },
         ));
     }
-    let summary = summarize(&stages, &diagnostics, start, result.end, init.selected);
+    let summary = summarize(
+        &stages,
+        &result.labels,
+        &diagnostics,
+        start,
+        result.end,
+        init.selected,
+    );
     Plan {
         kind: "kubefleet-staged",
         scenario: scenario.name.clone(),
@@ -121,12 +129,14 @@ pub fn plan(scenario: &Scenario, run: &StagedRun) -> Plan {
         rolling: None,
         projection: None,
         latest: None,
+        labels: result.labels,
     }
 }
 
 /// Warnings that only the simulated timeline reveals: stuck clusters, blocked gates, weekend waits.
 pub(crate) fn simulation_diagnostics(
     stages: &[crate::plan::StagePlan],
+    labels: &crate::plan::Labels,
     events: &crate::plan::Events,
     restarts: &[(String, crate::time::Time, crate::time::Time)],
     stuck_since: Option<Time>,
@@ -168,14 +178,14 @@ pub(crate) fn simulation_diagnostics(
                 (_, None) => diags.push(
                     Diagnostic::warning(
                         "run-blocked",
-                        format!("stage `{}` waits forever: {} ({}) never completes under the assumptions", s.name, phase_text(p), p.label),
+                        format!("stage `{}` waits forever: {} ({}) never completes under the assumptions", s.name, phase_text(p), labels.text(p.label)),
                     )
                     .at(format!("assumptions.{}", if p.kind == PhaseKind::Stopped { "stops" } else { "approvals" })),
                 ),
                 (_, Some(end)) if calendar::spans_weekend(p.start, end, offset) => diags.push(
                     Diagnostic::info(
                         "wait-over-weekend",
-                        format!("stage `{}`: {} ({}) runs over a weekend, {} → {} ({})", s.name, phase_text(p), p.label, p.start, end, end.since(p.start)),
+                        format!("stage `{}`: {} ({}) runs over a weekend, {} → {} ({})", s.name, phase_text(p), labels.text(p.label), p.start, end, end.since(p.start)),
                     )
                     .at(format!("strategy.stages[{}]", s.index)),
                 ),
@@ -301,6 +311,7 @@ fn phase_text(p: &Phase) -> &'static str {
 /// The summary of a staged run's stages: planned, or projected from a status (`status::staged`).
 pub(crate) fn summarize(
     stages: &[crate::plan::StagePlan],
+    labels: &crate::plan::Labels,
     diags: &[Diagnostic],
     start: crate::time::Time,
     end: Option<crate::time::Time>,
@@ -315,7 +326,7 @@ pub(crate) fn summarize(
                 .map(|p| Wait {
                     stage: s.name.clone(),
                     kind: p.kind,
-                    label: p.label.to_string(),
+                    label: labels.text(p.label).to_string(),
                     start: p.start,
                     duration: p.end.map(|e| e.since(p.start)),
                 })

@@ -12,7 +12,7 @@ use std::borrow::Cow;
 use crate::engine::EventQueue;
 use crate::model::{StopSpec, TaskSide};
 use crate::plan::{
-    ClusterPlan, ClusterStatus, Events, Outcome, Phase, PhaseKind, StagePlan, StageStatus,
+    ClusterPlan, ClusterStatus, Events, Labels, Outcome, Phase, PhaseKind, StagePlan, StageStatus,
 };
 use crate::time::{Duration, Time, MINUTE};
 
@@ -53,6 +53,8 @@ enum Step {
 pub struct SimResult {
     pub stages: Vec<StagePlan>,
     pub events: Events,
+    /// The texts the stages' and clusters' bars name.
+    pub labels: Labels,
     pub end: Option<Time>,
     pub outcome: Outcome,
     /// Notes about stops restarting a TimedWait's clock (the controller's known behaviour).
@@ -68,6 +70,7 @@ struct Sim<'a> {
     queue: EventQueue<Ev>,
     stages: Vec<StagePlan>,
     events: Events,
+    labels: Labels,
     cur: usize,
     step: Step,
     next: usize,
@@ -141,6 +144,7 @@ impl<'a> Sim<'a> {
                     .sum::<usize>()
                     + 4,
             ),
+            labels: Labels::default(),
             cur: 0,
             step: Step::Before,
             next: 0,
@@ -259,7 +263,7 @@ impl Sim<'_> {
             kind,
             start,
             end: None,
-            label: label.into(),
+            label: self.labels.add(label),
             version: None,
         });
     }
@@ -651,6 +655,14 @@ impl Sim<'_> {
         reason: String,
     ) {
         let name = self.stages[s].clusters[c].name.clone();
+        let updating = self.labels.add("updating");
+        let retried = self.labels.add(match recovers {
+            Some(_) => "failed; retried by the controller until it recovers",
+            None => "failed; retried by the controller, never recovers",
+        });
+        let holds = self.labels.add(format!(
+            "{name} failed, retried (holds a maxConcurrency slot)"
+        ));
         let cl = &mut self.stages[s].clusters[c];
         cl.status = ClusterStatus::Failed;
         let start = cl.start.unwrap_or(at);
@@ -659,17 +671,14 @@ impl Sim<'_> {
                 kind: PhaseKind::Updating,
                 start,
                 end: Some(at),
-                label: "updating".into(),
+                label: updating,
                 version: None,
             },
             Phase {
                 kind: PhaseKind::FailedRetrying,
                 start: at,
                 end: recovers,
-                label: match recovers {
-                    Some(_) => "failed; retried by the controller until it recovers".into(),
-                    None => "failed; retried by the controller, never recovers".into(),
-                },
+                label: retried,
                 version: None,
             },
         ];
@@ -678,7 +687,7 @@ impl Sim<'_> {
             kind: PhaseKind::FailedRetrying,
             start: at,
             end: recovers,
-            label: format!("{name} failed, retried (holds a maxConcurrency slot)").into(),
+            label: holds,
             version: None,
         });
     }
@@ -831,6 +840,7 @@ impl Sim<'_> {
         SimResult {
             stages: self.stages,
             events: self.events,
+            labels: self.labels,
             end: self.end,
             outcome,
             wait_restarts: self.wait_restarts,

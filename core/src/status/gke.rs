@@ -18,7 +18,7 @@ use crate::model::Scenario;
 use crate::plan::projection::{
     InFlight, Position, Projection, RunState, SignedDuration, Waiting, WaitingKind,
 };
-use crate::plan::{ClusterStatus, Phase, PhaseKind, Plan, StagePlan, StageStatus};
+use crate::plan::{ClusterStatus, NameId, Phase, PhaseKind, Plan, StagePlan, StageStatus};
 use crate::source::{Node, Value};
 use crate::time::{Duration, Time};
 use crate::timing::montecarlo::{self, Draw};
@@ -525,6 +525,22 @@ fn facts(
         Stream::ControlPlane => PhaseKind::ControlPlaneUpgrade,
         Stream::Node => PhaseKind::NodeUpgrade,
     };
+    // The texts the facts' bars name, added once and shared by the bars.
+    let version = plan.labels.add(ro.version.as_str());
+    let cluster_label = plan.labels.add(format!(
+        "{} → {}",
+        if kind == PhaseKind::ControlPlaneUpgrade {
+            "control plane"
+        } else {
+            "nodes"
+        },
+        ro.version
+    ));
+    let stage_labels = StageBars {
+        running: plan.labels.add(format!("{} running", ro.version)),
+        soaking: plan.labels.add(format!("{} soaking", ro.version)),
+        version,
+    };
     for (i, rs) in ro.stages.iter().enumerate() {
         let Some(row) = plan.stages.get_mut(i) else {
             continue;
@@ -545,25 +561,16 @@ fn facts(
                     kind,
                     start: begin,
                     end: Some(end),
-                    label: format!(
-                        "{} → {}",
-                        if kind == PhaseKind::ControlPlaneUpgrade {
-                            "control plane"
-                        } else {
-                            "nodes"
-                        },
-                        ro.version
-                    )
-                    .into(),
-                    version: Some(ro.version.as_str().into()),
+                    label: cluster_label,
+                    version: Some(version),
                 }];
             }
         }
         if done {
-            fact_stage(row, rs, ro, stage_of, i, kind);
+            fact_stage(row, rs, ro, stage_of, i, kind, &stage_labels);
         } else if i == current && rs.state == "SOAKING" {
             // Soaking since its last success; it ends when the soak does (never before now).
-            fact_stage(row, rs, ro, stage_of, i, kind);
+            fact_stage(row, rs, ro, stage_of, i, kind, &stage_labels);
             let soak_from = soak_start(ro, i, stage_of).or(rs.start).unwrap_or(now);
             let end = soak_from.plus(rs.soak.unwrap_or_default()).max(now);
             row.status = StageStatus::Waiting;
@@ -575,6 +582,13 @@ fn facts(
     }
 }
 
+/// A finished stage's bar labels and version, in the plan's [`crate::plan::Labels`].
+struct StageBars {
+    running: NameId,
+    soaking: NameId,
+    version: NameId,
+}
+
 fn fact_stage(
     row: &mut StagePlan,
     rs: &RolloutStage,
@@ -582,6 +596,7 @@ fn fact_stage(
     stage_of: &HashMap<&str, usize>,
     i: usize,
     kind: PhaseKind,
+    labels: &StageBars,
 ) {
     let Some(start) = rs.start else {
         return;
@@ -595,15 +610,15 @@ fn fact_stage(
             kind,
             start,
             end: Some(soak),
-            label: format!("{} running", ro.version).into(),
-            version: Some(ro.version.as_str().into()),
+            label: labels.running,
+            version: Some(labels.version),
         },
         Phase {
             kind: PhaseKind::Soaking,
             start: soak,
             end: rs.end,
-            label: format!("{} soaking", ro.version).into(),
-            version: Some(ro.version.as_str().into()),
+            label: labels.soaking,
+            version: Some(labels.version),
         },
     ];
 }

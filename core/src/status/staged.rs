@@ -11,7 +11,7 @@ use crate::plan::projection::{
     Basis, ClusterProjection, InFlight, Position, Projection, RunState, SignedDuration,
     StageProjection, Waiting, WaitingKind,
 };
-use crate::plan::{AssumptionNote, Events, Outcome, PhaseKind, Plan, StagePlan};
+use crate::plan::{AssumptionNote, Events, Labels, Outcome, PhaseKind, Plan, StagePlan};
 use crate::staged::init::Init;
 use crate::staged::simulate::{self, ClusterFact, Resume, ResumeStep, SimResult};
 use crate::time::{Duration, Time, MINUTE};
@@ -214,14 +214,17 @@ pub fn project(item: &StagedItem, scenario: &Scenario, now: Time, forecast: Fore
 
     let mut stages = sim.stages;
     let mut sim_events = sim.events;
-    rename_requests(run, &mut stages, &mut sim_events);
+    // The texts the bars name: the simulation's, then the facts' of the stages that finished.
+    let mut labels = sim.labels;
+    rename_requests(run, &mut stages, &mut labels, &mut sim_events);
     for (i, st) in run.stages.iter().enumerate().take(finished) {
-        stages[i] = facts::finished_stage(i, st, &init.stages[i], &item.approvals);
+        stages[i] = facts::finished_stage(i, st, &init.stages[i], &item.approvals, &mut labels);
     }
     if matches!(walk, Some(Walk::Done)) {
         if let Some(d) = &run.deletion {
             let last = stages.len() - 1;
-            stages[last] = facts::finished_stage(last, d, &init.stages[last], &item.approvals);
+            stages[last] =
+                facts::finished_stage(last, d, &init.stages[last], &item.approvals, &mut labels);
         }
     }
     let mut end = match &walk {
@@ -296,6 +299,7 @@ pub fn project(item: &StagedItem, scenario: &Scenario, now: Time, forecast: Fore
         run,
         &init,
         &stages,
+        &labels,
         &resume,
         position_state,
         now,
@@ -323,6 +327,7 @@ pub fn project(item: &StagedItem, scenario: &Scenario, now: Time, forecast: Fore
     }
     crate::staged::simulation_diagnostics(
         &stages,
+        &labels,
         &sim_events,
         &sim.wait_restarts,
         sim.stuck_since,
@@ -339,7 +344,7 @@ pub fn project(item: &StagedItem, scenario: &Scenario, now: Time, forecast: Fore
         defaulted: false,
     }];
     base_timing.notes(&mut assumptions);
-    let summary = crate::staged::summarize(&stages, &diags, run_start, end, init.selected);
+    let summary = crate::staged::summarize(&stages, &labels, &diags, run_start, end, init.selected);
     Plan {
         kind: "kubefleet-staged",
         scenario: scenario.name.clone(),
@@ -367,6 +372,7 @@ pub fn project(item: &StagedItem, scenario: &Scenario, now: Time, forecast: Fore
             samples: raw,
         }),
         latest: None,
+        labels,
     }
 }
 
@@ -702,6 +708,7 @@ fn position(
     run: &RunStatus,
     init: &Init,
     stages: &[StagePlan],
+    labels: &Labels,
     resume: &Resume,
     state: RunState,
     now: Time,
@@ -741,7 +748,7 @@ fn position(
         in_flight: Vec::new(),
         waiting: Vec::new(),
         next: if projectable {
-            next_gate(stages, run, now)
+            next_gate(stages, labels, run, now)
         } else {
             None
         },
@@ -899,7 +906,12 @@ fn position(
 /// The simulation names approval requests the current way (`<run>-before-<stage>`,
 /// `<run>-after-<stage>`); the status names the ones this run really has (older releases:
 /// `<run>-<stage>`), and those are what people approve.
-fn rename_requests(run: &RunStatus, stages: &mut [StagePlan], events: &mut Events) {
+fn rename_requests(
+    run: &RunStatus,
+    stages: &mut [StagePlan],
+    labels: &mut Labels,
+    events: &mut Events,
+) {
     let mut names: Vec<(String, String)> = Vec::new();
     for st in &run.stages {
         for (side, tasks) in [("before", &st.before), ("after", &st.after)] {
@@ -916,8 +928,8 @@ fn rename_requests(run: &RunStatus, stages: &mut [StagePlan], events: &mut Event
     }
     for s in stages.iter_mut() {
         for p in &mut s.phases {
-            if let Some((_, real)) = names.iter().find(|(g, _)| *g == *p.label) {
-                p.label = real.into();
+            if let Some((_, real)) = names.iter().find(|(g, _)| g == labels.text(p.label)) {
+                p.label = labels.add(real);
             }
         }
     }
@@ -930,7 +942,7 @@ fn rename_requests(run: &RunStatus, stages: &mut [StagePlan], events: &mut Event
 }
 
 /// The first approval or TimedWait the projection reaches after now.
-fn next_gate(stages: &[StagePlan], run: &RunStatus, now: Time) -> Option<Waiting> {
+fn next_gate(stages: &[StagePlan], labels: &Labels, run: &RunStatus, now: Time) -> Option<Waiting> {
     let (stage, phase) = stages
         .iter()
         .flat_map(|s| s.phases.iter().map(move |p| (s, p)))
@@ -945,6 +957,7 @@ fn next_gate(stages: &[StagePlan], run: &RunStatus, now: Time) -> Option<Waiting
         })
         .min_by_key(|(_, p)| p.start)?;
     let approval = phase.kind != PhaseKind::AfterStageTimedWait;
+    let label = labels.text(phase.label);
     Some(Waiting {
         kind: if approval {
             WaitingKind::Approval
@@ -961,15 +974,14 @@ fn next_gate(stages: &[StagePlan], run: &RunStatus, now: Time) -> Option<Waiting
                 } else {
                     "after-stage"
                 },
-                phase.label
+                label
             )
         } else {
-            phase.label.to_string()
+            label.to_string()
         },
         until: phase.end,
-        request: approval.then(|| phase.label.to_string()),
-        command: approval
-            .then(|| approve_command(&phase.label, run.namespace.as_deref(), phase.start)),
+        request: approval.then(|| label.to_string()),
+        command: approval.then(|| approve_command(label, run.namespace.as_deref(), phase.start)),
     })
 }
 

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use crate::calendar;
 use crate::model::{BusinessHours, StageConfig};
-use crate::plan::{ClusterPlan, ClusterStatus, Phase, PhaseKind, StagePlan, StageStatus};
+use crate::plan::{ClusterPlan, ClusterStatus, Labels, Phase, PhaseKind, StagePlan, StageStatus};
 use crate::staged::init::{effective_max_concurrency, Init, InitStage, Member, DELETE_STAGE};
 use crate::staged::simulate::{ClusterFact, Resume, ResumeStep, TaskFact};
 use crate::time::{Duration, Time};
@@ -322,6 +322,7 @@ pub fn finished_stage(
     st: &Observed,
     is: &InitStage,
     approvals: &[ApprovalStatus],
+    labels: &mut Labels,
 ) -> StagePlan {
     let skipped = st
         .condition("Succeeded")
@@ -347,7 +348,7 @@ pub fn finished_stage(
                 kind: PhaseKind::BeforeStageApproval,
                 start: r,
                 end: before.approved,
-                label: name("before").into(),
+                label: labels.add(name("before")),
                 version: None,
             });
         }
@@ -358,7 +359,7 @@ pub fn finished_stage(
                 kind: PhaseKind::Updating,
                 start: s,
                 end: Some(e),
-                label: format!("maxConcurrency {}", is.max_concurrency).into(),
+                label: labels.add(format!("maxConcurrency {}", is.max_concurrency)),
                 version: None,
             });
         }
@@ -374,7 +375,7 @@ pub fn finished_stage(
             kind: PhaseKind::AfterStageTimedWait,
             start: d,
             end: elapsed.or(Some(d.plus(w))),
-            label: format!("TimedWait {w}").into(),
+            label: labels.add(format!("TimedWait {w}")),
             version: None,
         });
     }
@@ -384,7 +385,7 @@ pub fn finished_stage(
                 kind: PhaseKind::AfterStageApproval,
                 start: r,
                 end: after.approved,
-                label: name("after").into(),
+                label: labels.add(name("after")),
                 version: None,
             });
         }
