@@ -24,6 +24,8 @@ const WHAT = {
   rolling_part: "the KubeFleet rolling update's planner (a rolling scenario)",
   yaml_part: "the full YAML reader (a text the fast reader gives up on: a typing error, anchors, multi-line scalars)",
   planner_kit: "JavaScript API's plan()",
+  share_kit: "the share codec's compressor (the first edit mirrored into the address bar, Copy link, an embed's caption)",
+  example_texts: "the examples' texts (one picked from the menu)",
   live_kit: "live status: reading and projecting a pasted run status (KubeFleet objects, GKE)",
 };
 

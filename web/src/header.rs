@@ -11,6 +11,7 @@ use wasm_bindgen::JsCast;
 use crate::clock::{self, ClockCtx};
 use crate::exports::{self, ExportsKit, Format};
 use crate::history::History;
+use crate::link::ShareKit;
 use crate::on_demand::Part;
 use crate::theme::Theme;
 use crate::{browser, link, templates};
@@ -22,12 +23,28 @@ fn close(menu: NodeRef<html::Details>) {
     }
 }
 
+/// The examples' texts, an on-demand part: the menu lists their names and titles
+/// (`fleetplan::examples::listed`), and a text comes when one is picked (asked for when the menu is
+/// pointed at or focused, so it is nearly always here by then).
+#[derive(Clone, Copy)]
+struct ExampleTexts {
+    text: fn(&str) -> Option<&'static str>,
+}
+
+crate::on_demand! {
+    fn example_texts() -> ExampleTexts {
+        ExampleTexts { text: |name| fleetplan::examples::get(name).map(|e| e.text) }
+    }
+}
+
 /// What the share panel shows: the link, the iframe snippet, the web-component snippet, a warning.
 type Shared = (String, String, String, Option<String>);
 
 #[component]
 pub fn Header(
     replace_text: impl Fn(String) + Copy + Send + Sync + 'static,
+    /// The share codec's part (the workbench fetches it at the first edit; pointing at "Copy link" too).
+    sharer: Part<ShareKit>,
     undo: impl Fn() + Copy + Send + Sync + 'static,
     redo: impl Fn() + Copy + Send + Sync + 'static,
     history: RwSignal<History>,
@@ -38,13 +55,20 @@ pub fn Header(
     let share: RwSignal<Option<Shared>> = RwSignal::new(None);
     let open_share = move |_| {
         let t = committed.get_untracked();
-        let base = browser::app_url();
-        let url = link::share_url(&base, &t);
-        let snippet = link::iframe_snippet(&link::embed_url(&base, &t));
-        let component = link::component_snippet(&base, &url);
-        let warning = fleetplan::share::link_warning(&fleetplan::share::encode(&t));
-        browser::copy_to_clipboard(&url);
-        share.set(Some((url, snippet, component, warning)));
+        let show = move |k: ShareKit| {
+            let payload = (k.encode)(&t);
+            let base = browser::app_url();
+            let url = link::link_to(&base, &payload);
+            let snippet = link::iframe_snippet(&link::embed_link_to(&base, &payload));
+            let component = link::component_snippet(&base, &url);
+            let warning = fleetplan::share::link_warning(&payload);
+            browser::copy_to_clipboard(&url);
+            share.set(Some((url, snippet, component, warning)));
+        };
+        match sharer.now() {
+            Some(k) => show(k),
+            None => leptos::task::spawn_local(async move { show(link::share_kit().await) }),
+        }
     };
     let note = RwSignal::new(None::<String>);
     let export_menu = NodeRef::<html::Details>::new();
@@ -68,10 +92,11 @@ pub fn Header(
             None => leptos::task::spawn_local(async move { run(exports::exports_kit().await) }),
         }
     };
-    let examples = fleetplan::examples::all()
+    let examples = fleetplan::examples::listed()
         .iter()
-        .map(|e| view! { <option value=e.name title=e.title>{format!("{} — {}", e.name, e.title)}</option> })
+        .map(|&(name, title)| view! { <option value=name title=title>{format!("{name} — {title}")}</option> })
         .collect_view();
+    let texts = Part::<ExampleTexts>::new();
     let exports = Format::ALL
         .iter()
         .map(|&f| {
@@ -160,10 +185,18 @@ pub fn Header(
                 <span class="visually-hidden">"Examples"</span>
                 <select
                     data-testid="examples"
+                    on:pointerdown=move |_| texts.fetch(example_texts)
+                    on:focus=move |_| texts.fetch(example_texts)
                     on:change=move |ev| {
                         let name = event_target_value(&ev);
-                        if let Some(e) = fleetplan::examples::get(&name) {
-                            replace_text(e.text.to_string());
+                        let open = move |k: ExampleTexts| {
+                            if let Some(t) = (k.text)(&name) {
+                                replace_text(t.to_string());
+                            }
+                        };
+                        match texts.now() {
+                            Some(k) => open(k),
+                            None => leptos::task::spawn_local(async move { open(example_texts().await) }),
                         }
                         // Back to the prompt, so picking the same example again still works.
                         if let Some(sel) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlSelectElement>().ok()) {
@@ -178,7 +211,7 @@ pub fn Header(
             <span class="spacer"></span>
             <button on:click=move |_| undo() disabled=move || history.with(|h| !h.can_undo()) title="undo (ctrl+z)">"Undo"</button>
             <button on:click=move |_| redo() disabled=move || history.with(|h| !h.can_redo()) title="redo (ctrl+shift+z)">"Redo"</button>
-            <button class="primary" data-testid="copy-link" on:click=open_share>"Copy link"</button>
+            <button class="primary" data-testid="copy-link" on:pointerenter=move |_| sharer.fetch(link::share_kit) on:focus=move |_| sharer.fetch(link::share_kit) on:click=open_share>"Copy link"</button>
             <details class="menu export-menu" node_ref=export_menu on:toggle=move |_| exporters.fetch(exports::exports_kit)>
                 <summary>"Export"</summary>
                 <div class="menu-items">

@@ -91,19 +91,49 @@ pub fn opening_of(
     }
 }
 
+/// The share codec's compressor, an on-demand part: the app's first screen never encodes a text (the
+/// opening one is not written back, and an embed's caption reuses its link's payload when it has one),
+/// so deflate comes with the first edit to mirror, "Copy link", or an embed's caption without a link.
+#[derive(Clone, Copy)]
+pub struct ShareKit {
+    /// The share payload of a scenario text ([`share::encode`]).
+    pub encode: fn(&str) -> String,
+}
+
+crate::on_demand! {
+    pub fn share_kit() -> ShareKit {
+        ShareKit { encode: share::encode }
+    }
+}
+
+/// The fragment (without `#`) that carries the share payload `payload`.
+pub fn fragment_of(payload: &str) -> String {
+    format!("s={payload}")
+}
+
 /// The fragment (without `#`) that carries `text`.
 pub fn fragment_for(text: &str) -> String {
-    format!("s={}", share::encode(text))
+    fragment_of(&share::encode(text))
+}
+
+/// The link that reopens the scenario of the share payload `payload` in the full app.
+pub fn link_to(base: &str, payload: &str) -> String {
+    format!("{base}#{}", fragment_of(payload))
 }
 
 /// The link that reopens `text` in the full app.
 pub fn share_url(base: &str, text: &str) -> String {
-    format!("{base}#{}", fragment_for(text))
+    link_to(base, &share::encode(text))
+}
+
+/// The link for an iframe showing the scenario of `payload`: the chart alone, read-only.
+pub fn embed_link_to(base: &str, payload: &str) -> String {
+    format!("{base}?embed=1#{}", fragment_of(payload))
 }
 
 /// The link for an iframe: the chart alone, read-only.
 pub fn embed_url(base: &str, text: &str) -> String {
-    format!("{base}?embed=1#{}", fragment_for(text))
+    embed_link_to(base, &share::encode(text))
 }
 
 /// An iframe snippet for a docs portal. The URL is attribute-escaped so no scenario text can break out.

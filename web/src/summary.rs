@@ -11,6 +11,8 @@ use fleetplan::Severity;
 use leptos::prelude::*;
 
 use crate::analysis::Analysis;
+use crate::link::ShareKit;
+use crate::on_demand::Part;
 use crate::{browser, clock, link};
 
 /// A time for people on the reader's clock, with the exact UTC instant in `data-time` and on hover.
@@ -307,10 +309,17 @@ pub fn kind_lines(p: &Plan, zone: &Zone) -> Vec<(&'static str, String)> {
 #[component]
 pub fn EmbedCaption(plan: Signal<Option<Arc<Plan>>>, committed: RwSignal<String>) -> impl IntoView {
     let zone = clock::use_zone();
+    // The link carries the text once the share codec's part is here; until then it opens the app.
+    let sharer = Part::<ShareKit>::new();
     move || {
+        let kit = sharer.get(link::share_kit);
         plan.get().map(|p| {
             let name = p.scenario.clone().unwrap_or_else(|| p.run.clone());
-            let open = link::share_url(&browser::app_url(), &committed.get_untracked());
+            let base = browser::app_url();
+            let open = match kit {
+                Some(k) => link::link_to(&base, &committed.with_untracked(|t| (k.encode)(t))),
+                None => base,
+            };
             view! {
                 <p class="embed-caption">
                     <strong>{name}</strong>" · ends "{time_view(p.end, "plan-end", &zone.get())}

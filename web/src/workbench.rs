@@ -19,8 +19,9 @@ use crate::editor::{self, YamlEditor};
 use crate::form::{self, FormArgs, FormKit};
 use crate::header::Header;
 use crate::history::History;
+use crate::link::ShareKit;
 use crate::on_demand::Part;
-use crate::{browser, link};
+use crate::{browser, inflate, link};
 
 /// What the workbench shares with the planner around it.
 #[derive(Clone, Copy)]
@@ -91,6 +92,8 @@ fn build(a: BenchArgs) -> BenchViews {
     // neither into an edit's repaint nor between two edits of a burst: the write waits until edits
     // pause (`link::mirror_delay`), writes only the latest text, skips a text already written, and
     // happens at once when the page is hidden or left, so the last edit is never lost.
+    // The share codec comes with the first edit to mirror (the opening text is never encoded here).
+    let sharer = Part::<ShareKit>::new();
     let timer: StoredValue<Option<TimeoutHandle>> = StoredValue::new(None);
     let first_unwritten: StoredValue<Option<f64>> = StoredValue::new(None);
     let written: StoredValue<Option<String>> = StoredValue::new(None);
@@ -107,12 +110,21 @@ fn build(a: BenchArgs) -> BenchViews {
             return;
         }
         browser::storage_set(link::AUTOSAVE_KEY, &t);
-        let fragment = link::fragment_for(&t);
-        browser::replace_fragment(if fragment.len() <= link::MIRROR_LIMIT {
-            &fragment
-        } else {
-            ""
-        });
+        let text = t.clone();
+        let mirror = move |k: ShareKit| {
+            let fragment = link::fragment_of(&(k.encode)(&text));
+            browser::replace_fragment(if fragment.len() <= link::MIRROR_LIMIT {
+                &fragment
+            } else {
+                ""
+            });
+        };
+        // Fetched at the first edit, so it is nearly always here; else the address follows when it is
+        // (writes keep their order: each waits on the same load).
+        match sharer.now() {
+            Some(k) => mirror(k),
+            None => leptos::task::spawn_local(async move { mirror(link::share_kit().await) }),
+        }
         written.set_value(Some(t));
     };
     Effect::new(move |first: Option<()>| {
@@ -120,6 +132,7 @@ fn build(a: BenchArgs) -> BenchViews {
         if first.is_none() || !persist {
             return;
         }
+        sharer.fetch(link::share_kit);
         let now = browser::now_ms();
         let since = first_unwritten.get_value().unwrap_or(now);
         first_unwritten.set_value(Some(since));
@@ -155,10 +168,14 @@ fn build(a: BenchArgs) -> BenchViews {
     // Someone pasted another share link into the address bar of this tab.
     let hash = window_event_listener(leptos::ev::hashchange, move |_| {
         let (_, hash) = browser::location_parts();
-        if link::fragment_payload(&hash).is_some() {
-            let o = link::opening(&hash, None);
-            let _ = banner.try_set(o.banner);
-            replace_text(o.text);
+        if let Some(payload) = link::fragment_payload(&hash) {
+            // Inflated by the browser, as the page's first link was (no inflater in the app's code).
+            let payload = payload.to_string();
+            leptos::task::spawn_local(async move {
+                let o = link::opening_of(Some(inflate::decode(&payload).await), None);
+                let _ = banner.try_set(o.banner);
+                replace_text(o.text);
+            });
         }
     });
     // The workbench lives as long as the page, so its window listeners do too.
@@ -242,6 +259,7 @@ fn build(a: BenchArgs) -> BenchViews {
     let header = view! {
         <Header
             replace_text=replace_text
+            sharer=sharer
             undo=undo
             redo=redo
             history=history
