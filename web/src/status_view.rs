@@ -8,8 +8,8 @@
 //!
 //! Reading and projecting a status needs the core's status readers, KubeFleet objects and GKE: that
 //! code is the live part ([`live_kit`]), a chunk of its own fetched the first time a text looks like a
-//! status, so a chart of a plain scenario never waits for it. The panel and the overlay draw with the
-//! main module's code once the part has projected.
+//! status, so a chart of a plain scenario never waits for it. The panel and the chart's live layer
+//! come with that part too (only a projected status draws them).
 
 use std::cell::RefCell;
 use std::sync::Arc;
@@ -50,6 +50,20 @@ pub struct LiveKit {
     pub project_chunk: fn(&Item, Time, u32, u32) -> Plan,
     pub combine: fn(&Item, &mut Plan, Vec<SampleEnds>),
     pub marks: fn(&Plan, &Chart, &View) -> Marks,
+    /// The "Where it stands" panel and the chart's live layer: only a projected status draws them, so
+    /// their views come with this part instead of with the app.
+    pub panel: fn(Signal<Option<Arc<Plan>>>) -> AnyView,
+    pub overlay: fn(OverlayArgs) -> AnyView,
+}
+
+/// What the chart hands its live layer.
+#[derive(Clone, Copy)]
+pub struct OverlayArgs {
+    pub plan: Signal<Option<Arc<Plan>>>,
+    pub laid: Memo<Option<Laid>>,
+    pub view: Memo<Option<View>>,
+    pub label_w: Signal<f64>,
+    pub height: Signal<f64>,
 }
 
 crate::on_demand! {
@@ -61,6 +75,11 @@ crate::on_demand! {
             project_chunk,
             combine: status::combine,
             marks: status::chart::marks,
+            panel: |plan| view! { <Panel plan=plan /> }.into_any(),
+            overlay: |a| {
+                view! { <Overlay plan=a.plan laid=a.laid view=a.view label_w=a.label_w height=a.height /> }
+                    .into_any()
+            },
         }
     }
 }
@@ -229,8 +248,7 @@ fn chunk(
     request_animation_frame(move || chunk(kit, base, item, end, total, done, ranged));
 }
 
-/// The chart's live layer, over the rows (it takes no pointer events): light veils over what is
-/// projected, whiskers from P10 to P90 with a mark at P50, and the now-line.
+/// The chart's live layer once the live part is here (drawn by it), nothing before.
 #[component]
 pub fn LiveOverlay(
     #[prop(into)] plan: Signal<Option<Arc<Plan>>>,
@@ -238,6 +256,40 @@ pub fn LiveOverlay(
     view: Memo<Option<View>>,
     #[prop(into)] label_w: Signal<f64>,
     #[prop(into)] height: Signal<f64>,
+) -> impl IntoView {
+    let kit = use_context::<LiveClock>().map(|c| c.kit);
+    let args = OverlayArgs {
+        plan,
+        laid,
+        view,
+        label_w,
+        height,
+    };
+    move || {
+        let k = kit?.loaded()?;
+        Some(untrack(|| (k.overlay)(args)))
+    }
+}
+
+/// "Where it stands" once the live part is here (drawn by it), nothing before.
+#[component]
+pub fn WhereItStands(#[prop(into)] plan: Signal<Option<Arc<Plan>>>) -> impl IntoView {
+    let kit = use_context::<LiveClock>().map(|c| c.kit);
+    move || {
+        let k = kit?.loaded()?;
+        Some(untrack(|| (k.panel)(plan)))
+    }
+}
+
+/// The chart's live layer, over the rows (it takes no pointer events): light veils over what is
+/// projected, whiskers from P10 to P90 with a mark at P50, and the now-line.
+#[component]
+fn Overlay(
+    plan: Signal<Option<Arc<Plan>>>,
+    laid: Memo<Option<Laid>>,
+    view: Memo<Option<View>>,
+    label_w: Signal<f64>,
+    height: Signal<f64>,
 ) -> impl IntoView {
     // Only the live part projects, so a plan with a projection means its marks are here too.
     let kit = use_context::<LiveClock>().map(|c| c.kit);
@@ -301,7 +353,7 @@ pub fn LiveOverlay(
 /// "Where it stands": the run's state and stage, clusters done and in flight, what it waits on (with
 /// the command that ends the wait), the ETA with its range, ahead or behind, calibration.
 #[component]
-pub fn WhereItStands(#[prop(into)] plan: Signal<Option<Arc<Plan>>>) -> impl IntoView {
+fn Panel(plan: Signal<Option<Arc<Plan>>>) -> impl IntoView {
     let zone = crate::clock::use_zone();
     move || {
         let p = plan.get()?;
