@@ -26,7 +26,8 @@ const WHAT = {
   planner_kit: "JavaScript API's plan()",
   share_kit: "the share codec's compressor (the first edit mirrored into the address bar, Copy link, an embed's caption)",
   example_texts: "the examples' texts (one picked from the menu)",
-  live_kit: "live status: reading and projecting a pasted run status (KubeFleet objects, GKE)",
+  menus: "what the New and Export menus open, and the share panel (one pointed at, focused or opened)",
+  live_kit: "live status: reading and projecting a pasted run status (KubeFleet objects, GKE), its panel and chart layer",
 };
 
 const present = (files) => files.filter((f) => fs.existsSync(path.join(dist, f)));

@@ -1,5 +1,6 @@
 //! The title bar: new scenario, open a file, the examples, undo/redo, share, export and print, and the
-//! reader's preferences (time zone, theme).
+//! reader's preferences (time zone, theme). What its menus open, the share panel and the examples'
+//! texts are parts of their own, fetched when first pointed at, focused or opened.
 
 use std::sync::Arc;
 
@@ -40,6 +41,121 @@ crate::on_demand! {
 /// What the share panel shows: the link, the iframe snippet, the web-component snippet, a warning.
 type Shared = (String, String, String, Option<String>);
 
+/// What the menus open and the share panel, an on-demand part: the title bar shows their buttons, and
+/// what is behind them comes when one is first pointed at, focused or opened.
+#[derive(Clone, Copy)]
+struct Menus {
+    new_items: fn(NewArgs) -> AnyView,
+    export_items: fn(ExportArgs) -> AnyView,
+    share_panel: fn(RwSignal<Option<Shared>>) -> AnyView,
+}
+
+#[derive(Clone, Copy)]
+struct NewArgs {
+    menu: NodeRef<html::Details>,
+    replace_text: Callback<String>,
+    note: RwSignal<Option<String>>,
+}
+
+#[derive(Clone, Copy)]
+struct ExportArgs {
+    menu: NodeRef<html::Details>,
+    plan: Signal<Option<Arc<Plan>>>,
+    export: Callback<Format>,
+}
+
+crate::on_demand! {
+    fn menus() -> Menus {
+        Menus { new_items, export_items, share_panel }
+    }
+}
+
+/// The New menu: each kind's template, and a file to open.
+fn new_items(a: NewArgs) -> AnyView {
+    let NewArgs {
+        menu,
+        replace_text,
+        note,
+    } = a;
+    let news = templates::TEMPLATES
+        .iter()
+        .map(|&(kind, label, _)| {
+            view! {
+                <button data-testid=format!("new-{kind}") on:click=move |_| {
+                    close(menu);
+                    if let Some(t) = templates::new_scenario(kind, browser::now()) {
+                        replace_text.run(t);
+                    }
+                }>{label}</button>
+            }
+        })
+        .collect_view();
+    let open_file = move |ev: leptos::ev::Event| {
+        close(menu);
+        let Some(input) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+        else {
+            return;
+        };
+        browser::read_chosen_file(&input, move |name, text| match text {
+            Ok(t) => replace_text.run(t),
+            Err(e) => note.set(Some(format!("{name} could not be read: {e}"))),
+        });
+    };
+    view! {
+        {news}
+        <label class="file-button">"Open a file…"
+            <input type="file" accept=".yaml,.yml,.json,text/yaml,application/json" data-testid="open-file" on:change=open_file />
+        </label>
+    }
+    .into_any()
+}
+
+/// The Export menu: each format, and print.
+fn export_items(a: ExportArgs) -> AnyView {
+    let ExportArgs { menu, plan, export } = a;
+    let exports = Format::ALL
+        .iter()
+        .map(|&f| {
+            view! {
+                <button
+                    data-testid=format!("export-{f:?}").to_lowercase()
+                    disabled=move || f.needs_plan() && plan.with(|p| p.is_none())
+                    on:click=move |_| export.run(f)
+                >
+                    {f.label()}
+                </button>
+            }
+        })
+        .collect_view();
+    view! {
+        {exports}
+        <button data-testid="print" on:click=move |_| { close(menu); browser::print(); }>"Print (one page)"</button>
+    }
+    .into_any()
+}
+
+/// The share panel: the link, the snippets, a warning when the link is long.
+fn share_panel(share: RwSignal<Option<Shared>>) -> AnyView {
+    (move || share.get().map(|(url, snippet, component, warning)| view! {
+        <div class="share-panel" role="region" aria-label="share">
+            <label>"Link (copied to the clipboard) "
+                <input readonly data-testid="share-link" prop:value=url.clone() on:focus=|ev| select_all(&ev) />
+            </label>
+            <label>"Embed in a docs page (iframe) "
+                <input readonly data-testid="embed-snippet" prop:value=snippet.clone() on:focus=|ev| select_all(&ev) />
+            </label>
+            <label>"Or as a web component "
+                <input readonly data-testid="component-snippet" prop:value=component.clone() on:focus=|ev| select_all(&ev) />
+            </label>
+            {warning.map(|w| view! { <p class="warning">{w}</p> })}
+            <button on:click=move |_| share.set(None) aria-label="close the share panel">"×"</button>
+        </div>
+    }))
+    .into_any()
+}
+
 #[component]
 pub fn Header(
     replace_text: impl Fn(String) + Copy + Send + Sync + 'static,
@@ -53,7 +169,9 @@ pub fn Header(
 ) -> impl IntoView {
     // The share panel: the link, the iframe and web-component snippets, a warning when the link is long.
     let share: RwSignal<Option<Shared>> = RwSignal::new(None);
+    let menus_part = Part::<Menus>::new();
     let open_share = move |_| {
+        menus_part.fetch(menus);
         let t = committed.get_untracked();
         let show = move |k: ShareKit| {
             let payload = (k.encode)(&t);
@@ -97,46 +215,17 @@ pub fn Header(
         .map(|&(name, title)| view! { <option value=name title=title>{format!("{name} — {title}")}</option> })
         .collect_view();
     let texts = Part::<ExampleTexts>::new();
-    let exports = Format::ALL
-        .iter()
-        .map(|&f| {
-            view! {
-                <button
-                    data-testid=format!("export-{f:?}").to_lowercase()
-                    disabled=move || f.needs_plan() && plan.with(|p| p.is_none())
-                    on:click=move |_| on_export(f)
-                >
-                    {f.label()}
-                </button>
-            }
-        })
-        .collect_view();
-    let news = templates::TEMPLATES
-        .iter()
-        .map(|&(kind, label, _)| {
-            view! {
-                <button data-testid=format!("new-{kind}") on:click=move |_| {
-                    close(new_menu);
-                    if let Some(t) = templates::new_scenario(kind, browser::now()) {
-                        replace_text(t);
-                    }
-                }>{label}</button>
-            }
-        })
-        .collect_view();
-    let open_file = move |ev: leptos::ev::Event| {
-        close(new_menu);
-        let Some(input) = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-        else {
-            return;
-        };
-        browser::read_chosen_file(&input, move |name, text| match text {
-            Ok(t) => replace_text(t),
-            Err(e) => note.set(Some(format!("{name} could not be read: {e}"))),
-        });
+    let new_args = NewArgs {
+        menu: new_menu,
+        replace_text: Callback::new(replace_text),
+        note,
     };
+    let export_args = ExportArgs {
+        menu: export_menu,
+        plan,
+        export: Callback::new(on_export),
+    };
+    let prefetch = move || menus_part.fetch(menus);
 
     // Preferences: the time zone and the theme.
     let ctx = use_context::<ClockCtx>();
@@ -172,13 +261,10 @@ pub fn Header(
         <header class="top">
             <h1>"fleetplan"</h1>
             <span class="tagline">"rollouts across fleets, projected before they run"</span>
-            <details class="menu" node_ref=new_menu>
-                <summary data-testid="new-menu">"New"</summary>
+            <details class="menu" node_ref=new_menu on:toggle=move |_| prefetch()>
+                <summary data-testid="new-menu" on:pointerenter=move |_| prefetch() on:focus=move |_| prefetch()>"New"</summary>
                 <div class="menu-items">
-                    {news}
-                    <label class="file-button">"Open a file…"
-                        <input type="file" accept=".yaml,.yml,.json,text/yaml,application/json" data-testid="open-file" on:change=open_file />
-                    </label>
+                    {move || menus_part.loaded().map(|k| untrack(|| (k.new_items)(new_args)))}
                 </div>
             </details>
             <label class="examples">
@@ -212,11 +298,13 @@ pub fn Header(
             <button on:click=move |_| undo() disabled=move || history.with(|h| !h.can_undo()) title="undo (ctrl+z)">"Undo"</button>
             <button on:click=move |_| redo() disabled=move || history.with(|h| !h.can_redo()) title="redo (ctrl+shift+z)">"Redo"</button>
             <button class="primary" data-testid="copy-link" on:pointerenter=move |_| sharer.fetch(link::share_kit) on:focus=move |_| sharer.fetch(link::share_kit) on:click=open_share>"Copy link"</button>
-            <details class="menu export-menu" node_ref=export_menu on:toggle=move |_| exporters.fetch(exports::exports_kit)>
-                <summary>"Export"</summary>
+            <details class="menu export-menu" node_ref=export_menu on:toggle=move |_| {
+                prefetch();
+                exporters.fetch(exports::exports_kit);
+            }>
+                <summary on:pointerenter=move |_| prefetch() on:focus=move |_| prefetch()>"Export"</summary>
                 <div class="menu-items">
-                    {exports}
-                    <button data-testid="print" on:click=move |_| { close(export_menu); browser::print(); }>"Print (one page)"</button>
+                    {move || menus_part.loaded().map(|k| untrack(|| (k.export_items)(export_args)))}
                 </div>
             </details>
             <label class="pref">
@@ -236,21 +324,7 @@ pub fn Header(
             </label>
         </header>
         {move || note.get().map(|n| view! { <div class="note" role="status">{n}</div> })}
-        {move || share.get().map(|(url, snippet, component, warning)| view! {
-            <div class="share-panel" role="region" aria-label="share">
-                <label>"Link (copied to the clipboard) "
-                    <input readonly data-testid="share-link" prop:value=url.clone() on:focus=|ev| select_all(&ev) />
-                </label>
-                <label>"Embed in a docs page (iframe) "
-                    <input readonly data-testid="embed-snippet" prop:value=snippet.clone() on:focus=|ev| select_all(&ev) />
-                </label>
-                <label>"Or as a web component "
-                    <input readonly data-testid="component-snippet" prop:value=component.clone() on:focus=|ev| select_all(&ev) />
-                </label>
-                {warning.map(|w| view! { <p class="warning">{w}</p> })}
-                <button on:click=move |_| share.set(None) aria-label="close the share panel">"×"</button>
-            </div>
-        })}
+        {move || menus_part.loaded().map(|k| untrack(|| (k.share_panel)(share)))}
     }
 }
 
