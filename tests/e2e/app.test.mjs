@@ -779,6 +779,19 @@ test("forms that do not fight: valid new stages, a bad value marked at its field
     assert.equal(await page.locator(".diag-error, .diag-warning").count(), 0, kind);
     assert.match(await page.locator('[data-testid="outcome"]').textContent(), /^The run succeeds/, kind);
   }
+  // Open a file: its text replaces the editor's and is planned; the same file can be chosen again.
+  const rolling = fs.readFileSync(path.join(root, "examples", "rolling-move-west-east.yaml"), "utf8");
+  for (let i = 0; i < 2; i++) {
+    if (i === 1) {
+      await page.locator('[data-testid="tab-yaml"]').click();
+      await page.locator('[data-testid="yaml"]').fill(STAGED);
+    }
+    await page.locator('[data-testid="new-menu"]').click();
+    await page.locator('[data-testid="open-file"]').setInputFiles({ name: "move.yaml", mimeType: "text/yaml", buffer: Buffer.from(rolling) });
+    await page.waitForFunction((t) => document.querySelector('[data-testid="yaml"]').value === t, rolling);
+    await page.waitForFunction(() => /^The run/.test(document.querySelector('[data-testid="outcome"]')?.textContent));
+    assert.equal(await page.locator('[data-testid="stale-reason"]').count(), 0);
+  }
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -957,6 +970,11 @@ test("compare two versions of my own strategy, and the clusters no stage selects
   assert.equal(ends[0] - ends[1], 2 * HOUR);
   assert.match(await page.locator('[data-testid="compare-verdict"]').textContent(), /^the version pinned at \d\d:\d\d finishes 2h sooner$/);
   await page.screenshot({ path: path.join(out, "compare.png"), fullPage: true });
+  // A file as the other side: compared under its name.
+  const mine = (await yaml.inputValue()).replace(/waitTime: 3h/, "waitTime: 5h");
+  await page.locator('[data-testid="compare-file"]').setInputFiles({ name: "mine.yaml", mimeType: "text/yaml", buffer: Buffer.from(mine) });
+  await page.waitForFunction(() => /^mine\.yaml /.test(document.querySelector(".compare-title")?.textContent));
+  await page.waitForFunction(() => /^this scenario finishes 2h sooner$/.test(document.querySelector('[data-testid="compare-verdict"]')?.textContent));
 
   // A cluster no stage selects: its own red row under the stages.
   await openExample(page, "cluster-in-no-stage");

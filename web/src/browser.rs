@@ -105,12 +105,19 @@ pub fn print() {
     }
 }
 
-/// Reads the file chosen in a file input as text and hands `(name, text or the reason it failed)` to
-/// `done`; the input is then cleared so choosing the same file again reads it again.
+/// Reads the file chosen in the file input a `change` event came from as text and hands `(name, text
+/// or the reason it failed)` to `done`; the input is then cleared so choosing the same file again reads
+/// it again.
 pub fn read_chosen_file(
-    input: &web_sys::HtmlInputElement,
+    ev: &web_sys::Event,
     done: impl FnOnce(String, Result<String, String>) + 'static,
 ) {
+    let Some(input) = ev
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+    else {
+        return;
+    };
     let Some(file) = input.files().and_then(|f| f.get(0)) else {
         return;
     };

@@ -11,7 +11,6 @@ use fleetplan::time::Time;
 use fleetplan::zone::Zone;
 use fleetplan::Scenario;
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
 
 use crate::chart::GanttChart;
 use crate::history::History;
@@ -200,13 +199,7 @@ pub fn Comparison(
         }
     };
     let pick_file = move |ev: leptos::ev::Event| {
-        let Some(input) = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-        else {
-            return;
-        };
-        browser::read_chosen_file(&input, move |name, text| match text {
+        browser::read_chosen_file(&ev, move |name, text| match text {
             Ok(t) => {
                 problem.set(None);
                 against.set(Against::Text {

@@ -92,13 +92,7 @@ fn new_items(a: NewArgs) -> AnyView {
         .collect_view();
     let open_file = move |ev: leptos::ev::Event| {
         close(menu);
-        let Some(input) = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-        else {
-            return;
-        };
-        browser::read_chosen_file(&input, move |name, text| match text {
+        browser::read_chosen_file(&ev, move |name, text| match text {
             Ok(t) => replace_text.run(t),
             Err(e) => note.set(Some(format!("{name} could not be read: {e}"))),
         });
