@@ -170,8 +170,12 @@ impl<'a> Sim<'a> {
             stuck_message: None,
             run_progress: None,
             stuck_watch: init.stages.iter().map(|_| StuckWatch::default()).collect(),
-            stage_ids: Vec::new(),
-            cluster_ids: Vec::new(),
+            stage_ids: vec![None; init.stages.len()],
+            cluster_ids: init
+                .stages
+                .iter()
+                .map(|s| vec![None; s.members.len()])
+                .collect(),
         }
     }
 
@@ -254,9 +258,6 @@ impl Sim<'_> {
     }
 
     fn stage_id(&mut self, stage: usize) -> NameId {
-        if self.stage_ids.len() <= stage {
-            self.stage_ids.resize(stage + 1, None);
-        }
         match self.stage_ids[stage] {
             Some(id) => id,
             None => {
@@ -268,13 +269,6 @@ impl Sim<'_> {
     }
 
     fn cluster_id(&mut self, stage: usize, cluster: usize) -> NameId {
-        if self.cluster_ids.len() <= stage {
-            self.cluster_ids.resize_with(stage + 1, Vec::new);
-        }
-        if self.cluster_ids[stage].len() <= cluster {
-            let len = self.stages[stage].clusters.len().max(cluster + 1);
-            self.cluster_ids[stage].resize(len, None);
-        }
         match self.cluster_ids[stage][cluster] {
             Some(id) => id,
             None => {
