@@ -177,10 +177,7 @@ pub fn Header(
             browser::copy_to_clipboard(&url);
             share.set(Some((url, snippet, component, warning)));
         };
-        match sharer.now() {
-            Some(k) => show(k),
-            None => leptos::task::spawn_local(async move { show(link::share_kit().await) }),
-        }
+        sharer.then(link::share_kit, show);
     };
     let note = RwSignal::new(None::<String>);
     let export_menu = NodeRef::<html::Details>::new();
@@ -199,10 +196,7 @@ pub fn Header(
                 (!ok).then(|| format!("{}: nothing to export until the scenario plans", f.label())),
             );
         };
-        match exporters.now() {
-            Some(k) => run(k),
-            None => leptos::task::spawn_local(async move { run(exports::exports_kit().await) }),
-        }
+        exporters.then(exports::exports_kit, run);
     };
     let examples = fleetplan::examples::listed()
         .iter()
@@ -274,10 +268,7 @@ pub fn Header(
                                 replace_text(t.to_string());
                             }
                         };
-                        match texts.now() {
-                            Some(k) => open(k),
-                            None => leptos::task::spawn_local(async move { open(example_texts().await) }),
-                        }
+                        texts.then(example_texts, open);
                         // Back to the prompt, so picking the same example again still works.
                         if let Some(sel) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlSelectElement>().ok()) {
                             sel.set_value("");

@@ -68,6 +68,26 @@ impl<K: Copy + Send + Sync + 'static> Part<K> {
         self.kit.get_untracked()
     }
 
+    /// Runs `f` with the kit: at once when it is here, else once its chunk has loaded (an event's
+    /// action that needs the part; such actions keep their order, each waiting on the same load).
+    pub fn then<F: Future<Output = K> + 'static>(
+        &self,
+        load: impl FnOnce() -> F,
+        f: impl FnOnce(K) + 'static,
+    ) {
+        if let Some(k) = self.now() {
+            return f(k);
+        }
+        self.asked.set_value(true);
+        let kit = self.kit;
+        let future = load();
+        spawn_local(async move {
+            let k = future.await;
+            kit.try_set(Some(k));
+            f(k);
+        });
+    }
+
     /// Starts fetching the part's chunk unless that has started already.
     pub fn fetch<F: Future<Output = K> + 'static>(&self, load: impl FnOnce() -> F) {
         if self.asked.get_value() {

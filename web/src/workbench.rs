@@ -121,10 +121,7 @@ fn build(a: BenchArgs) -> BenchViews {
         };
         // Fetched at the first edit, so it is nearly always here; else the address follows when it is
         // (writes keep their order: each waits on the same load).
-        match sharer.now() {
-            Some(k) => mirror(k),
-            None => leptos::task::spawn_local(async move { mirror(link::share_kit().await) }),
-        }
+        sharer.then(link::share_kit, mirror);
         written.set_value(Some(t));
     };
     Effect::new(move |first: Option<()>| {
