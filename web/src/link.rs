@@ -111,29 +111,14 @@ pub fn fragment_of(payload: &str) -> String {
     format!("s={payload}")
 }
 
-/// The fragment (without `#`) that carries `text`.
-pub fn fragment_for(text: &str) -> String {
-    fragment_of(&share::encode(text))
-}
-
 /// The link that reopens the scenario of the share payload `payload` in the full app.
 pub fn link_to(base: &str, payload: &str) -> String {
     format!("{base}#{}", fragment_of(payload))
 }
 
-/// The link that reopens `text` in the full app.
-pub fn share_url(base: &str, text: &str) -> String {
-    link_to(base, &share::encode(text))
-}
-
 /// The link for an iframe showing the scenario of `payload`: the chart alone, read-only.
 pub fn embed_link_to(base: &str, payload: &str) -> String {
     format!("{base}?embed=1#{}", fragment_of(payload))
-}
-
-/// The link for an iframe: the chart alone, read-only.
-pub fn embed_url(base: &str, text: &str) -> String {
-    embed_link_to(base, &share::encode(text))
 }
 
 /// An iframe snippet for a docs portal. The URL is attribute-escaped so no scenario text can break out.
@@ -201,12 +186,12 @@ mod tests {
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn a_share_link_round_trips_and_wins_over_the_autosave() {
         let text = "name: mine\n";
-        let url = share_url("http://127.0.0.1:8080/", text);
+        let url = link_to("http://127.0.0.1:8080/", &share::encode(text));
         let hash = &url[url.find('#').unwrap()..];
         let o = opening(hash, Some("saved".into()));
         assert_eq!(o.text, text);
         assert_eq!(o.banner, None);
-        let e = embed_url("http://h/", text);
+        let e = embed_link_to("http://h/", &share::encode(text));
         assert!(e.starts_with("http://h/?embed=1#s=1."));
     }
 
@@ -219,7 +204,7 @@ mod tests {
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn damaged_links_open_the_example_with_a_reason() {
-        let good = fragment_for("name: a\nclusters: []\n");
+        let good = fragment_of(&share::encode("name: a\nclusters: []\n"));
         let truncated = &good[..good.len() - 5];
         for hash in [
             "#s=garbage!!",
@@ -242,7 +227,10 @@ mod tests {
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn the_component_snippet_loads_the_script_beside_the_app() {
-        let url = share_url("https://docs.example/tools/fleetplan/", "name: x\n");
+        let url = link_to(
+            "https://docs.example/tools/fleetplan/",
+            &share::encode("name: x\n"),
+        );
         let s = component_snippet("https://docs.example/tools/fleetplan/", &url);
         assert!(s.starts_with(
             "<script type=\"module\" src=\"https://docs.example/tools/fleetplan/fleetplan-chart.js\">"

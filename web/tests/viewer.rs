@@ -49,7 +49,10 @@ fn example() -> &'static str {
 #[wasm_bindgen_test]
 fn the_viewer_draws_the_scenario_of_a_link_without_the_app() {
     // The example's text names three stages (staging, canary, production) and the run `staged-rollout`.
-    let link = fleetplan_web::link::share_url("https://example.test/", example());
+    let link = fleetplan_web::link::link_to(
+        "https://example.test/",
+        &fleetplan::share::encode(example()),
+    );
     let text = fleetplan_web::link::text_of_link(&link).unwrap();
     let h = host();
     assert!(viewer::draw(&h, &embed(&text)));
