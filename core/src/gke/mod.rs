@@ -113,7 +113,13 @@ fn assemble_seeded(
     } else {
         Outcome::Succeeded
     };
-    let (stages, waits, last_bar_end, latest_bar, labels) = stage_plans(&setup, &mut sim);
+    let Rows {
+        stages,
+        waits,
+        last_bar_end,
+        latest_bar,
+        labels,
+    } = stage_plans(&setup, &mut sim);
     let end = (!blocked && setup.plannable).then(|| {
         sim.rollouts
             .iter()
@@ -184,18 +190,23 @@ fn assemble_seeded(
     }
 }
 
+/// What `stage_plans` gathers in its one pass over a large plan's bars.
+struct Rows {
+    /// The stage rows, each with its clusters' rows.
+    stages: Vec<StagePlan>,
+    /// The longest waits among the clusters' bars, for the summary.
+    waits: Vec<Wait>,
+    /// The latest end of any bar, for the plan's end.
+    last_bar_end: Option<Time>,
+    /// The latest start or end of any bar, for `Plan::latest_time`.
+    latest_bar: Option<Time>,
+    /// The texts the bars name by place.
+    labels: Labels,
+}
+
 /// The stage rows with their clusters' rows; the longest waits among the clusters' bars and the
 /// latest end of any of them, gathered on the way (a large plan's bars are read once).
-fn stage_plans(
-    setup: &Setup,
-    sim: &mut SimResult,
-) -> (
-    Vec<StagePlan>,
-    Vec<Wait>,
-    Option<Time>,
-    Option<Time>,
-    Labels,
-) {
+fn stage_plans(setup: &Setup, sim: &mut SimResult) -> Rows {
     // Each cluster's bars move into its row; nothing reads them from the simulation afterwards.
     let mut bars: Vec<Vec<Phase>> = sim
         .clusters
@@ -382,7 +393,13 @@ fn stage_plans(
     // A cluster of no stage (none, as the setup assigns every cluster one) keeps its bars here.
     last_end = last_end.max(bars.iter().flatten().filter_map(|p| p.end).max());
     let waits = top.waits(&stages, &labels);
-    (stages, waits, last_end, latest, labels)
+    Rows {
+        stages,
+        waits,
+        last_bar_end: last_end,
+        latest_bar: latest,
+        labels,
+    }
 }
 
 /// The bars the summary's longest waits are taken from.
