@@ -3,11 +3,12 @@
 use crate::diag::{thousands, Cap, Diagnostic};
 use std::borrow::Cow;
 
-use crate::model::{
-    Cluster, ClusterGenerator, FleetCluster, FleetPath, Scenario, SpreadMode, Strategy,
-};
+use crate::model::{Cluster, ClusterGenerator, FleetCluster, FleetPath, Scenario, Strategy};
 use crate::quote::go_quote;
-use crate::sorted_map::SortedMap;
+
+mod pattern;
+
+pub use pattern::{Generator, Pattern};
 
 /// Fleets above this size are refused: a typo such as `count: 10000000` must not freeze a browser tab.
 pub const MAX_CLUSTERS: u64 = 1_000_000;
@@ -163,8 +164,9 @@ impl Scenario {
             total += u64::from(gen.count);
             bytes += cost;
             out.reserve(gen.count as usize);
+            let generator = Generator::new(gen);
             out.extend((0..gen.count).map(|k| FleetCluster {
-                cluster: Cow::Owned(generate_one(gen, k)),
+                cluster: Cow::Owned(generator.cluster(k)),
                 path: FleetPath::Generated(g),
             }));
         }
@@ -262,77 +264,19 @@ fn drop_duplicates(fleet: &mut Vec<FleetCluster<'_>>, diags: &mut Vec<Diagnostic
 
 /// The `k`-th (0-based) cluster of a generator.
 pub fn generate_one(gen: &ClusterGenerator, k: u32) -> Cluster {
-    let i = u64::from(gen.first) + u64::from(k);
-    let mut labels = SortedMap::new();
-    for (key, spread) in &gen.labels {
-        let n = spread.values.len() as u64;
-        let value = match spread.mode {
-            SpreadMode::Index => i.to_string(),
-            _ if n == 0 => String::new(),
-            SpreadMode::Cycle => spread.values[(u64::from(k) % n) as usize].clone(),
-            SpreadMode::Blocks => {
-                // Nearly equal contiguous blocks: the first `count % n` blocks get one extra cluster.
-                let count = u64::from(gen.count.max(1));
-                let idx = (u64::from(k) * n / count).min(n - 1);
-                spread.values[idx as usize].clone()
-            }
-        };
-        // `{i}` / `{i:03}` in a value numbers it the way the name pattern is numbered (`order: "{i}"`).
-        let value = if value.contains("{i") {
-            format_name(&value, i)
-        } else {
-            value
-        };
-        labels.insert(key.clone(), value);
-    }
-    Cluster {
-        name: format_name(&gen.name, i),
-        labels,
-        ..Default::default()
-    }
+    Generator::new(gen).cluster(k)
 }
 
 /// Replaces `{i}` and `{i:0W}` (zero-padded to W digits) in a name pattern.
 pub fn format_name(pattern: &str, i: u64) -> String {
-    let mut out = String::with_capacity(pattern.len() + 8);
-    let mut rest = pattern;
-    while let Some(open) = rest.find("{i") {
-        out.push_str(&rest[..open]);
-        let after = &rest[open..];
-        let Some(close) = after.find('}') else {
-            out.push_str(after);
-            return out;
-        };
-        let spec = &after[2..close];
-        match spec
-            .strip_prefix(':')
-            .map(|w| w.trim_start_matches('0').parse::<usize>())
-        {
-            None if spec.is_empty() => push_padded(&mut out, i, 0),
-            Some(Ok(width)) => push_padded(&mut out, i, width),
-            _ => out.push_str(&after[..=close]),
-        }
-        rest = &after[close + 1..];
-    }
-    out.push_str(rest);
-    out
-}
-
-/// Appends `i` in decimal, zero-padded to `width`; hand-rolled because `format!` dominated the cost of
-/// generating large fleets.
-fn push_padded(out: &mut String, i: u64, width: usize) {
-    let mut buf = [0; crate::decimal::LONGEST];
-    let digits = crate::decimal::decimal(i, &mut buf);
-    for _ in digits.len()..width.min(64) {
-        out.push('0');
-    }
-    out.push_str(digits);
+    Pattern::new(pattern).format(i)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::LabelSpread;
+    use crate::model::{LabelSpread, SpreadMode};
+    use crate::sorted_map::SortedMap;
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn names_are_padded_as_asked() {

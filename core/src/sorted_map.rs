@@ -31,6 +31,13 @@ impl<K: Ord, V> SortedMap<K, V> {
         SortedMap::default()
     }
 
+    /// An empty map with room for `n` entries, for a map whose size is known before it is filled.
+    pub fn with_capacity(n: usize) -> Self {
+        SortedMap {
+            entries: Vec::with_capacity(n),
+        }
+    }
+
     fn find<Q: Ord + ?Sized>(&self, key: &Q) -> Result<usize, usize>
     where
         K: Borrow<Q>,
