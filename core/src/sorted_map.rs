@@ -153,15 +153,17 @@ impl<K: Ord, V> FromIterator<(K, V)> for SortedMap<K, V> {
     fn from_iter<I: IntoIterator<Item = (K, V)>>(iter: I) -> Self {
         let mut entries: Vec<(K, V)> = iter.into_iter().collect();
         crate::sort::sort_by(&mut entries, |a, b| a.0.cmp(&b.0));
-        // Stable: of a run of equal keys, the last is the one written last.
-        let mut kept: Vec<(K, V)> = Vec::with_capacity(entries.len());
-        for e in entries {
-            match kept.last_mut() {
-                Some(last) if last.0 == e.0 => *last = e,
-                _ => kept.push(e),
+        // Stable: of a run of equal keys, the last is the one written last. `dedup_by` keeps the
+        // first of a run, so each later entry hands its value to it first; done in place, because a
+        // map per cluster is read from every cluster's labels.
+        entries.dedup_by(|later, kept| {
+            let same = later.0 == kept.0;
+            if same {
+                std::mem::swap(later, kept);
             }
-        }
-        SortedMap { entries: kept }
+            same
+        });
+        SortedMap { entries }
     }
 }
 

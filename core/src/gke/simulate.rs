@@ -455,8 +455,8 @@ pub fn simulate_seeded(setup: &Setup, start: Time, seeds: &[Seed]) -> SimResult 
             .map(|(i, e)| (e.at, i as u32))
             .collect();
         order.sort_unstable();
-        let order: Vec<usize> = order.into_iter().map(|(_, i)| i as usize).collect();
-        crate::sort::permute(&mut sim.events, &order);
+        let mut order: Vec<usize> = order.into_iter().map(|(_, i)| i as usize).collect();
+        crate::sort::permute(&mut sim.events, &mut order);
     }
     // Each cluster's bars are sorted by start when they move into its row (gke::stage_plans).
     for c in &mut sim.clusters {

@@ -718,7 +718,7 @@ impl Builder {
                 crate::sort::sort_by(group, |a, b| clusters[*a].name.cmp(&clusters[*b].name));
             }
         }
-        crate::sort::permute(&mut clusters, &order);
+        crate::sort::permute(&mut clusters, &mut order);
         for s in &mut stages {
             s.members.clear();
         }

@@ -174,11 +174,14 @@ pub fn plan_with(
         ));
     }
 
-    let clusters: Vec<ClusterPlan> = sim
-        .bindings
-        .iter()
+    // Each binding's name and bars move into its cluster's row: nothing after this reads them (the
+    // summary counts states), and copying them was two allocations per cluster.
+    let mut bindings = std::mem::take(&mut sim.bindings);
+    let clusters: Vec<ClusterPlan> = bindings
+        .iter_mut()
         .map(|b| cluster_plan(b, &sim, max_unavailable, max_surge))
         .collect();
+    sim.bindings = bindings;
     let mut phases = vec![Phase {
         kind: PhaseKind::Updating,
         start,
@@ -538,7 +541,7 @@ fn stall(sim: &simulate::Simulation, max_unavailable: i64, max_surge: i64) -> St
 }
 
 fn cluster_plan(
-    b: &Binding,
+    b: &mut Binding,
     sim: &simulate::Simulation,
     max_unavailable: i64,
     max_surge: i64,
@@ -584,13 +587,13 @@ fn cluster_plan(
         None
     };
     ClusterPlan {
-        name: b.cluster.clone(),
+        name: std::mem::take(&mut b.cluster),
         sort_value: None,
         status,
         start,
         end,
         stuck_at: None,
-        phases: b.phases.clone(),
+        phases: std::mem::take(&mut b.phases),
         reason,
     }
 }
