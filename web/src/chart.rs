@@ -2,11 +2,14 @@
 //! the DOM.
 //!
 //! Every coordinate comes from the core's layout; this module only chooses the view (zoom, pan, collapsed
-//! stages, the measured width, the reader's time zone) and turns rows into elements. The axis is a
-//! separate SVG above a scrolling body so it stays visible; the body's SVG is as tall as the whole chart,
-//! but holds only the rows that `gantt::visible_rows` names for the current scroll position, so 10,000
-//! clusters cost tens of rows. It never imports the editor: the read-only chart (embed mode, the
-//! JavaScript API, the web component) is this module and the summary alone.
+//! stages, the measured width, the reader's time zone) and handles the reader's input. What it draws
+//! (axis, rows, availability, legend) is markup written by `chart_markup`, the viewer's writer, one
+//! `innerHTML` per part, rather than a Leptos view per row and bar (which made this the app's largest
+//! chunk). The axis is a separate SVG above a scrolling body so it stays visible; the body's SVG is as tall as the whole
+//! chart, but holds only the rows that `gantt::visible_rows` names for the current scroll position, so
+//! 10,000 clusters cost tens of rows. Clicks, focus and keys are handled once for the body (`data-pos`
+//! and `data-stage` say which bar or stage). It never imports the editor: the read-only chart (embed
+//! mode, the JavaScript API, the web component) is this module and the summary alone.
 //!
 //! By keyboard the bars are one tab stop: the arrow keys move between bars and rows (the chart scrolls
 //! rows into the DOM as needed), Enter keeps a bar's description under the chart, and every bar's
@@ -16,7 +19,7 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use fleetplan::gantt::{self, BarKind, Chart, Row, RowKind, View};
+use fleetplan::gantt::{self, Chart, Row, View};
 use fleetplan::playback::{self, ClusterActivity, Snapshot, StageActivity};
 use fleetplan::time::Time;
 use fleetplan::zone::Zone;
@@ -26,15 +29,9 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::browser;
+use crate::chart_markup::{self as markup, label_width_for, viewport_height, LABEL_WIDTH};
 use crate::clock;
-use crate::px::Tenths;
 
-/// Width of the label column left of the time area, px (the SVG export's too).
-pub const LABEL_WIDTH: f64 = 180.0;
-/// The label column on a narrow screen (a phone), so the time area keeps most of the width.
-const NARROW_LABEL_WIDTH: f64 = 104.0;
-/// Below this body width, px, the chart uses the narrow label column.
-const NARROW: f64 = 640.0;
 /// Height of the two-tier axis, px (the same as the SVG export's).
 const AXIS_HEIGHT: f64 = gantt::AXIS_HEIGHT;
 /// Rows a printed chart shows in full; a longer plan prints its stage rows only, to fit one page.
@@ -97,16 +94,6 @@ pub fn next_bar(chart: &Chart, at: (usize, usize), key: &str) -> Option<(usize, 
         "Home" => (!row.bars.is_empty()).then_some((r, 0)),
         "End" => row.bars.len().checked_sub(1).map(|l| (r, l)),
         _ => None,
-    }
-}
-
-/// The label column for a chart body `inner` px wide: narrower on a phone, so the time area keeps most
-/// of the width.
-pub fn label_width_for(inner: f64) -> f64 {
-    if inner < NARROW {
-        NARROW_LABEL_WIDTH
-    } else {
-        LABEL_WIDTH
     }
 }
 
@@ -546,180 +533,64 @@ pub fn GanttChart(
     let total_width = move || width.get() + label_w.get();
     let chart_height = move || laid.with(|l| l.as_ref().map_or(0.0, |l| l.chart.height));
 
-    let axis = move || {
-        laid.get().map(|l| {
-            let c = l.chart;
-            let h = AXIS_HEIGHT;
-            view! {
-                <g transform=format!("translate({},0)", label_w.get())>
-                    {c.weekends.iter().map(|w| {
-                        let (x, width) = Tenths::span(w.x, w.width, 0.0);
-                        view! { <rect class="weekend" x=x y=0.0 width=width height=h /> }
-                    }).collect_view()}
-                    {c.axis.major.iter().map(|t| {
-                        let x = Tenths::of(t.x);
-                        view! {
-                            <line class="tick-major" x1=x y1=0.0 x2=x y2=18.0 />
-                            <text class="axis-major" x=x.plus(3) y=13.0>{t.label.clone()}</text>
-                        }
-                    }).collect_view()}
-                    {c.axis.minor.iter().map(|t| {
-                        let x = Tenths::of(t.x);
-                        view! {
-                            <line class="tick-minor" x1=x y1=22.0 x2=x y2=h />
-                            <text class="axis-minor" x=x.plus(3) y=34.0>{t.label.clone()}</text>
-                        }
-                    }).collect_view()}
-                    <line class="start-marker" x1=Tenths::of(c.start_x) y1=0.0 x2=Tenths::of(c.start_x) y2=h>
-                        <title>"start of the run"</title>
-                    </line>
-                </g>
-            }
-        })
-    };
-
-    // Full-height background of the body: weekend shading, hour/day grid, start and end markers.
-    let backdrop = move || {
-        laid.get().map(|l| {
-            let c = l.chart;
-            let h = c.height;
-            view! {
-                <g class="backdrop" transform=format!("translate({},0)", label_w.get())>
-                    {c.weekends.iter().map(|w| {
-                        let (x, width) = Tenths::span(w.x, w.width, 0.0);
-                        view! { <rect class="weekend" x=x y=0.0 width=width height=h /> }
-                    }).collect_view()}
-                    {c.axis.minor.iter().map(|t| {
-                        let x = Tenths::of(t.x);
-                        view! { <line class="grid" x1=x y1=0.0 x2=x y2=h /> }
-                    }).collect_view()}
-                    <line class="start-marker" data-testid="start-marker" x1=Tenths::of(c.start_x) y1=0.0 x2=Tenths::of(c.start_x) y2=h />
-                    {c.end_x.map(|x| {
-                        let x = Tenths::of(x);
-                        view! { <line class="end-marker" data-testid="end-marker" x1=x y1=0.0 x2=x y2=h /> }
-                    })}
-                </g>
-            }
-        })
-    };
-
-    // Rows are keyed by their place in the layout, and each place redraws its row when the layout
-    // changes: an edit or a zoom updates the rows in view in place (Leptos sets only the attributes and
-    // texts that changed) instead of removing them and building them anew; scrolling adds and drops
-    // places. Clamped to this layout's rows, so a place never outruns the chart it indexes.
-    let rows = move || {
-        let n = laid.with(|l| l.as_ref().map_or(0, |l| l.chart.rows.len()));
-        let r = visible.get();
-        r.start.min(n)..r.end.min(n)
-    };
-    let row_view = move |i: usize| {
+    // The axis, the backdrop, the legend and the availability strip are markup written by
+    // `chart_markup` (as the viewer writes them), each set whole when what it shows changes.
+    let translate = move || format!("translate({},0)", label_w.get());
+    let of_chart = move |f: fn(&Chart) -> String| {
         move || {
-            laid.with(|l| {
-                let row: &Row = l.as_ref()?.chart.rows.get(i)?;
-                // Tooltips are written here, for the rows in view only (see `gantt::title_in`).
-                let z = zone.get_untracked();
-                let titles: Vec<String> = plan.with_untracked(|p| {
-                    p.as_ref().map_or_else(Vec::new, |p| {
-                        row.bars
-                            .iter()
-                            .map(|b| gantt::title_in(p, row, b, &z))
-                            .collect()
-                    })
-                });
-                let ctx = RowCtx {
-                    index: i,
-                    label_w: label_w.get_untracked(),
-                    stage_names: &stage_names.read_untracked(),
-                    tab_stop,
-                };
-                Some(row_element(row, titles, ctx))
-            })
+            laid.with(|l| l.as_ref().map(|l| f(&l.chart)))
+                .unwrap_or_default()
         }
     };
-
+    let rows_defs = move || markup::rows_defs(label_w.get(), chart_height());
     // A rolling update's available clusters over time, on the chart's time axis.
-    let avail = Memo::new(move |_| {
-        let v = view.get()?;
-        plan.with(|p| {
-            let (samples, min, n) = availability_of(p.as_deref()?)?;
-            Some(gantt::availability(
-                &samples,
-                min,
-                n,
-                &v,
-                AVAILABILITY_HEIGHT,
-            ))
+    let avail = move || {
+        view.with(|v| {
+            plan.with(|p| {
+                markup::availability_html(p.as_ref()?, v.as_ref()?, label_w.get(), total_width())
+            })
         })
-    });
-    let avail_view = move || {
+        .unwrap_or_default()
+    };
+    // The rows in view: one string, set when the layout, the label column or the rows in view change
+    // (an edit, a zoom, scrolling), instead of a view per row and bar. Tooltips are written here, for
+    // the rows in view only (see `gantt::title_in`).
+    Effect::new(move |_| {
         let lw = label_w.get();
-        avail.get().map(|a| {
-            let points = a
-                .line
-                .iter()
-                .map(|(x, y)| format!("{x:.1},{y:.1}"))
-                .collect::<Vec<_>>()
-                .join(" ");
-            let labels = a
-                .labels
-                .iter()
-                .map(|(y, t)| view! { <text class="avail-label" x=lw - 6.0 y=y + 4.0>{t.clone()}</text> })
-                .collect_view();
-            let summary = format!(
-                "available clusters over time: never fewer than {} (budget {} of {})",
-                a.lowest, a.min_available, a.target
-            );
-            view! {
-                <svg
-                    class="availability"
-                    data-testid="availability"
-                    data-lowest=a.lowest
-                    data-budget=a.min_available
-                    width=total_width
-                    height=a.height
-                    role="img"
-                    aria-label=summary
-                >
-                    <text class="avail-title" x="4" y="14">"available"</text>
-                    {labels}
-                    <g transform=format!("translate({lw},0)")>
-                        <line class="avail-target" x1="0" y1=a.target_y x2=a.width y2=a.target_y />
-                        <line class="avail-budget" x1="0" y1=a.budget_y x2=a.width y2=a.budget_y />
-                        <polyline class="avail-line" points=points />
-                    </g>
-                </svg>
-            }
-        })
-    };
-
-    // The legend lists the kinds this plan draws (a staged run's does not list GKE's), then one swatch
-    // per version.
-    let legend = move || {
-        let kinds = laid.with(|l| {
-            l.as_ref()
-                .map(|l| BarKind::used(&l.chart))
-                .unwrap_or_default()
+        let shown = visible.get();
+        let html = laid.with(|l| {
+            let l = l.as_ref()?;
+            plan.with_untracked(|p| {
+                let z = zone.get_untracked();
+                let stop = tab_stop.get_untracked();
+                Some(markup::rows_in_view(
+                    p.as_ref()?,
+                    &l.chart,
+                    lw,
+                    shown,
+                    stop,
+                    &z,
+                ))
+            })
         });
-        let versions = laid.with(|l| {
-            l.as_ref()
-                .map(|l| l.chart.versions.clone())
-                .unwrap_or_default()
-        });
-        let kinds = kinds.into_iter().map(|k| {
-            view! {
-                <li><svg width="14" height="10" aria-hidden="true"><rect class=k.css_class() x="0" y="0" width="14" height="10" /></svg>
-                {k.legend()}</li>
-            }
-        });
-        let versions = versions.into_iter().enumerate().map(|(i, v)| {
-            let class = format!("bar-control-plane{}", gantt::version_class(Some(i.min(255) as u8)));
-            view! {
-                <li data-testid="legend-version"><svg width="14" height="10" aria-hidden="true"><rect class=class x="0" y="0" width="14" height="10" /></svg>
-                {format!("version {v}")}</li>
-            }
-        });
-        (kinds.collect_view(), versions.collect_view())
-    };
+        if let Some(Ok(Some(g))) = body_ref.get().map(|b| b.query_selector("g.rows-in-view")) {
+            rewrite_keeping_focus(&g, &html.unwrap_or_default());
+        }
+    });
+    // The roving tab stop moves by two attributes, without redrawing the rows.
+    Effect::new(move |_| {
+        let stop = tab_stop.get();
+        let Some(body) = body_ref.get_untracked() else {
+            return;
+        };
+        if let Ok(Some(old)) = body.query_selector(r#"rect.bar[tabindex="0"]"#) {
+            let _ = old.set_attribute("tabindex", "-1");
+        }
+        let Some((r, b)) = stop else { return };
+        if let Ok(Some(bar)) = body.query_selector(&format!(r#"rect.bar[data-pos="{r}:{b}"]"#)) {
+            let _ = bar.set_attribute("tabindex", "0");
+        }
+    });
 
     // The typed cursor: a time on the reader's clock (or RFC 3339 with an offset).
     let typed_problem = RwSignal::new(None::<String>);
@@ -790,7 +661,7 @@ pub fn GanttChart(
                     on:mouseleave=move |_| axis_drag.set(false)
                 >
                     <title>"drag here to move the time cursor"</title>
-                    {axis}
+                    <g transform=translate inner_html=of_chart(markup::axis_ticks)></g>
                     {move || cursor_x().map(|x| view! {
                         <line class="cursor" x1=x + label_w.get() y1=0.0 x2=x + label_w.get() y2=AXIS_HEIGHT />
                     })}
@@ -817,21 +688,16 @@ pub fn GanttChart(
                     on:keydown=on_rows_key
                     on:click=on_rows_click
                 >
-                    <defs>
-                        <clipPath id="label-clip">
-                            <rect x="0" y="0" width=move || label_w.get() - 8.0 height=chart_height />
-                        </clipPath>
-                    </defs>
-                    <g inner_html=gantt::SVG_DEFS></g>
-                    {backdrop}
-                    <For each=rows key=|i| *i children=row_view />
+                    <g inner_html=rows_defs></g>
+                    <g class="backdrop" transform=translate inner_html=of_chart(markup::backdrop)></g>
+                    <g class="rows-in-view"></g>
                     <crate::status_view::LiveOverlay plan=plan laid=laid view=view label_w=label_w height=Signal::derive(chart_height) />
                     {move || cursor_x().map(|x| view! {
                         <line class="cursor" x1=x + label_w.get() y1=0.0 x2=x + label_w.get() y2=chart_height() />
                     })}
                 </svg>
             </div>
-            {avail_view}
+            <div class="avail-box" inner_html=avail></div>
             {(!embed).then(|| view! {
                 <div class="playback" data-testid="playback">
                     <button
@@ -890,114 +756,48 @@ pub fn GanttChart(
                 </p>
                 <details class="legend-box" open=!embed>
                     <summary>"Legend"</summary>
-                    <ul class="legend" aria-label="legend">{legend}</ul>
+                    <ul class="legend" aria-label="legend" inner_html=of_chart(markup::legend_html)></ul>
                 </details>
             </div>
         </section>
     }
 }
 
-/// A coordinate attribute of the chart: compared as an integer on each redraw and, only when it
-/// changed, written from its digits (see [`crate::px`]) instead of formatted as a float.
-impl leptos::attr::AttributeValue for Tenths {
-    type State = (web_sys::Element, Tenths);
-    type AsyncOutput = Tenths;
-    type Cloneable = Tenths;
-    type CloneableOwned = Tenths;
-
-    fn html_len(&self) -> usize {
-        12
-    }
-
-    fn to_html(self, key: &str, buf: &mut String) {
-        buf.push(' ');
-        buf.push_str(key);
-        buf.push_str("=\"");
-        let _ = std::fmt::Write::write_fmt(buf, format_args!("{self}"));
-        buf.push('"');
-    }
-
-    fn to_template(_key: &str, _buf: &mut String) {}
-
-    fn hydrate<const FROM_SERVER: bool>(self, key: &str, el: &web_sys::Element) -> Self::State {
-        if !FROM_SERVER {
-            set_tenths(el, key, self);
-        }
-        (el.clone(), self)
-    }
-
-    fn build(self, el: &web_sys::Element, key: &str) -> Self::State {
-        set_tenths(el, key, self);
-        (el.clone(), self)
-    }
-
-    fn rebuild(self, key: &str, state: &mut Self::State) {
-        if self != state.1 {
-            set_tenths(&state.0, key, self);
-            state.1 = self;
-        }
-    }
-
-    fn into_cloneable(self) -> Self::Cloneable {
-        self
-    }
-
-    fn into_cloneable_owned(self) -> Self::CloneableOwned {
-        self
-    }
-
-    fn dry_resolve(&mut self) {}
-
-    async fn resolve(self) -> Self::AsyncOutput {
-        self
+/// Sets `g`'s markup. The bar or stage label that had the keyboard's focus in it gets it back in the
+/// new markup (the same `data-pos` or `data-stage`), without scrolling: arrow keys that scroll rows
+/// into view, and scrolling with a bar focused, keep the focus where it was.
+fn rewrite_keeping_focus(g: &web_sys::Element, html: &str) {
+    let focused = g
+        .owner_document()
+        .and_then(|d| d.active_element())
+        .filter(|a| g.contains(Some(a)));
+    let key = focused.and_then(|a| {
+        ["data-pos", "data-stage"]
+            .into_iter()
+            .find_map(|k| Some((k, a.get_attribute(k)?)))
+    });
+    g.set_inner_html(html);
+    let Some((k, value)) = key else { return };
+    let Ok(all) = g.query_selector_all(&format!("[{k}]")) else {
+        return;
+    };
+    let again = (0..all.length())
+        .filter_map(|i| all.item(i)?.dyn_into::<web_sys::SvgElement>().ok())
+        .find(|el| el.get_attribute(k).as_deref() == Some(value.as_str()));
+    if let Some(el) = again {
+        let options = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&options, &"preventScroll".into(), &true.into());
+        el.unchecked_ref::<Focusable>().focus_with(&options);
     }
 }
 
 #[wasm_bindgen::prelude::wasm_bindgen]
 extern "C" {
-    /// An element seen through `setAttribute` given a number: the browser writes its digits, so the
-    /// number is neither formatted here nor copied out of wasm memory as text.
-    type NumberAttributes;
-    #[wasm_bindgen(method, js_name = setAttribute)]
-    fn set_attribute_number(this: &NumberAttributes, name: &str, value: f64);
-}
-
-/// Sets `key` to `value` in pixels. A tenth divided by ten is the double nearest that decimal, which
-/// the browser writes with at most one decimal, as `Tenths`' `Display` does for the viewer.
-fn set_tenths(el: &web_sys::Element, key: &str, value: Tenths) {
-    el.unchecked_ref::<NumberAttributes>()
-        .set_attribute_number(key, value.px());
-}
-
-/// Height of the availability strip under a rolling update's chart, px.
-pub const AVAILABILITY_HEIGHT: f64 = 72.0;
-
-/// A rolling update's available-cluster samples, its budget (N − maxUnavailable) and N.
-pub type AvailabilitySamples = (Vec<(Time, usize)>, usize, usize);
-
-pub fn availability_of(plan: &Plan) -> Option<AvailabilitySamples> {
-    let r = plan.rolling.as_ref()?;
-    let samples = r.availability.iter().map(|a| (a.at, a.available)).collect();
-    Some((samples, r.min_available, r.target))
-}
-
-/// The height of the chart body that can show rows: its own, but never more than the window's, so the
-/// rows stay virtualised even where no stylesheet bounds the body (an embedding page, a test page).
-pub fn viewport_height(el: &web_sys::HtmlElement) -> f64 {
-    let own = el.client_height() as f64;
-    let window = web_sys::window()
-        .and_then(|w| w.inner_height().ok())
-        .and_then(|h| h.as_f64())
-        .unwrap_or(own);
-    own.min(window).max(100.0)
-}
-
-/// What a row needs from the chart around it.
-struct RowCtx<'a> {
-    index: usize,
-    label_w: f64,
-    stage_names: &'a [String],
-    tab_stop: Memo<Option<(usize, usize)>>,
+    /// An element seen through `focus` with options (`preventScroll`), which the web-sys features
+    /// this workspace builds with do not include.
+    type Focusable;
+    #[wasm_bindgen(method, js_name = focus)]
+    fn focus_with(this: &Focusable, options: &js_sys::Object);
 }
 
 /// The bar element an event happened on (a bar, or its tooltip inside it).
@@ -1020,99 +820,6 @@ fn bar_pos(bar: &web_sys::Element) -> Option<(usize, usize)> {
     let pos = bar.get_attribute("data-pos")?;
     let (r, b) = pos.split_once(':')?;
     Some((r.parse().ok()?, b.parse().ok()?))
-}
-
-/// One row: label (a stage's toggles its cluster rows), bars with tooltips and text labels. Each bar
-/// is focusable (one tab stop for the chart, see [`next_bar`]) and named by its tooltip; clicks, focus
-/// and keys are handled by the chart for all bars and stage labels at once (`data-pos` and
-/// `data-stage` say which), so redrawing a row in place adds and removes no listeners.
-fn row_element(row: &Row, titles: Vec<String>, ctx: RowCtx<'_>) -> impl IntoView {
-    let RowCtx {
-        index,
-        label_w,
-        stage_names,
-        tab_stop,
-    } = ctx;
-    let y = row.y;
-    let h = row.height;
-    let text_y = y + h * 0.68;
-    let (is_stage, folded, stage) = match row.kind {
-        RowKind::Stage { stage, collapsed } => (true, collapsed, stage),
-        RowKind::Cluster { stage, .. } => (false, false, stage),
-        RowKind::Unstaged { .. } => (false, false, usize::MAX),
-    };
-    let unstaged_heading = matches!(row.kind, RowKind::Unstaged { cluster: None });
-    let stage_name = stage_names.get(stage).cloned().unwrap_or_default();
-    let label = if is_stage {
-        format!("{} {}", if folded { "▸" } else { "▾" }, row.label)
-    } else {
-        row.label.clone()
-    };
-    let bars = row
-        .bars
-        .iter()
-        .zip(titles)
-        .enumerate()
-        .map(|(bi, (b, title))| {
-            let name = title.clone();
-            let pos = (index, bi);
-            // Parallel phases (a soak beside an approval) share the row in lanes the core assigned.
-            let (bar_y, bar_h) = b.vertical(y, h);
-            // Text on the bar only where it fits (about 6.5 px per character, 9 px of height).
-            let fits = b.width > 6.5 * b.label.chars().count() as f64 + 6.0 && bar_h >= 9.0;
-            let font = if bar_h < 13.0 { 8.5 } else { 10.5 };
-            let (x, w) = Tenths::span(b.x, b.width, 1.0);
-            let text = (!b.label.is_empty() && fits).then(|| {
-                view! {
-                    <text class="bar-label" x=x.plus(3) y=bar_y + bar_h / 2.0 + font * 0.36 font-size=font aria-hidden="true">
-                        {b.label.clone()}
-                    </text>
-                }
-            });
-            view! {
-                <rect
-                    class=format!("bar {}{}", b.classes(), if b.open_end { " open-end" } else { "" })
-                    x=x
-                    y=bar_y
-                    width=w
-                    height=bar_h
-                    rx="2"
-                    role="button"
-                    data-pos=format!("{index}:{bi}")
-                    tabindex=move || if tab_stop.get() == Some(pos) { "0" } else { "-1" }
-                    aria-label=name
-                >
-                    <title>{title}</title>
-                </rect>
-                {text}
-            }
-        })
-        .collect_view();
-    let row_class = match row.kind {
-        RowKind::Stage { .. } => "row row-stage",
-        RowKind::Cluster { .. } => "row row-cluster",
-        RowKind::Unstaged { .. } => "row row-unstaged",
-    };
-    // Bars come before the label in the DOM: from the chart's tab stop, Tab reaches the bars first.
-    view! {
-        <g class=row_class data-row=row.label.clone()>
-            {is_stage.then(|| view! { <rect class="stage-band" x="0" y=y width="100%" height=h /> })}
-            {unstaged_heading.then(|| view! { <rect class="unstaged-band" x="0" y=y width="100%" height=h /> })}
-            <g transform=format!("translate({label_w},0)")>{bars}</g>
-            <text
-                class=if is_stage { "label label-stage" } else if unstaged_heading { "label label-unstaged" } else { "label" }
-                x=if is_stage || unstaged_heading { 4.0 } else { 14.0 }
-                y=text_y
-                clip-path=(!unstaged_heading).then_some("url(#label-clip)")
-                tabindex=if is_stage { "0" } else { "-1" }
-                role=is_stage.then_some("button")
-                aria-expanded=is_stage.then(|| (!folded).to_string())
-                data-stage=is_stage.then_some(stage_name)
-            >
-                {label}
-            </text>
-        </g>
-    }
 }
 
 /// The plan's approval assumption (delay, business hours), which is why an approval wait lasts as long

@@ -11,7 +11,7 @@ use fleetplan::zone::Zone;
 use fleetplan::Plan;
 
 use crate::browser;
-use crate::chart::LABEL_WIDTH;
+use crate::chart_markup::LABEL_WIDTH;
 
 /// Width of the time area in exported charts, px: readable on a docs page, not too wide for a slide.
 const EXPORT_WIDTH: f64 = 1100.0;

@@ -11,6 +11,7 @@ pub mod analysis;
 pub mod api;
 pub mod browser;
 pub mod chart;
+pub mod chart_markup;
 pub mod clock;
 pub mod compare_view;
 pub mod diagnostics_view;

@@ -3,11 +3,10 @@
 //! An edit moves every bar (the fitted view's scale changes with the run's end), so the rows in view set
 //! their `x` and `width` again on every edit. As shortest floats each cost a float formatting and a copy
 //! of its text out of wasm memory (Chromium's profiler over five typed rolling edits at 1,000 clusters:
-//! 6.5 ms formatting, 6.1 ms decoding texts in `setAttribute`). Rounded to tenths, a redraw compares
-//! integers, and the interactive chart (chart.rs) hands the browser a number whose digits it writes
-//! itself; the viewer (viewer.rs) writes the same digits into its markup through `Display`, so a chart
-//! that replaces the viewer's shows the same numbers. A tenth of a pixel is below what a screen
-//! shows. The SVG export keeps its own one-decimal formatting (`gantt::svg`).
+//! 6.5 ms formatting, 6.1 ms decoding texts in `setAttribute`). Rounded to tenths, they are written
+//! from their integer digits through `Display` into the markup both charts share (chart_markup.rs),
+//! so a chart that replaces the viewer's shows the same numbers. A tenth of a pixel is below what a
+//! screen shows. The SVG export keeps its own one-decimal formatting (`gantt::svg`).
 
 use fleetplan::decimal::{decimal, LONGEST};
 

@@ -3,9 +3,10 @@
 //!
 //! A share link, an embedded chart and the app's first chart all start here ([`crate::start`],
 //! [`crate::api`]): the core reads, plans and lays out the scenario (`analysis`, `gantt`), and this
-//! module writes the same elements, classes and texts the Leptos components write (chart.rs,
-//! summary.rs), so the interactive app that replaces it a moment later ([`crate::app_kit`], loaded on
-//! demand) changes nothing the reader sees. Nothing here may reach Leptos: wasm-split keeps in the
+//! module writes the same elements, classes and texts the Leptos summary writes (summary.rs) and
+//! draws the chart with the interactive chart's own writer (chart_markup.rs), so the interactive app
+//! that replaces it a moment later ([`crate::app_kit`], loaded on demand) changes nothing the reader
+//! sees. Nothing here may reach Leptos: wasm-split keeps in the
 //! main module only what the code reachable from the entry points needs, and the viewer is that code.
 //! A text the main module cannot draw alone (a pasted run status, a kind whose planner is a chunk of
 //! its own) is left to the app: [`draw`] then says so and draws nothing.
@@ -13,7 +14,7 @@
 use std::fmt::Write;
 
 use fleetplan::export::xml_escape;
-use fleetplan::gantt::{self, BarKind, Chart, Row, RowKind, View};
+use fleetplan::gantt::{self, View};
 use fleetplan::parts::Parts;
 use fleetplan::time::{Time, DAY};
 use fleetplan::zone::Zone;
@@ -21,8 +22,8 @@ use fleetplan::{Plan, Severity};
 use wasm_bindgen::JsCast;
 
 use crate::analysis::{self, Analysis};
-use crate::px::Tenths;
-use crate::{browser, chart, summary};
+use crate::chart_markup::{self as markup, num};
+use crate::{browser, summary};
 
 /// Marks the viewer's root element: the app removes it when it takes over.
 pub const ROOT_ATTR: &str = "data-viewer";
@@ -321,7 +322,7 @@ fn chart_skeleton(out: &mut String, has_plan: bool, embed: bool) {
             r#"<p class="chart-empty">No plan to draw yet: fix the errors in the scenario.</p>"#,
         );
     }
-    out.push_str(r#"<div class="chart-body"><svg class="rows" role="group" aria-label="rollout timeline: one row per stage and cluster; Tab to the bars, then the arrow keys move between them and Enter describes one"></svg></div>"#);
+    out.push_str(r#"<div class="chart-body"><svg class="rows" role="group" aria-label="rollout timeline: one row per stage and cluster; Tab to the bars, then the arrow keys move between them and Enter describes one"></svg></div><div class="avail-box"></div>"#);
     if !embed {
         out.push_str(r#"<div class="playback" data-testid="playback"><button data-testid="play" title="replay the run">▶ Play</button><input type="range" min="0" max="1000" aria-label="time cursor" value="0"><label class="cursor-at"><span class="visually-hidden">go to a time</span><input data-testid="cursor-input" size="17" placeholder="YYYY-MM-DD HH:MM" title="a time on the clock shown (or RFC 3339 with Z or an offset)" aria-invalid="false"></label><span class="cursor-time" data-testid="cursor-time" data-time="">drag on the time axis, type a time or press play to replay the run</span></div>"#);
     }
@@ -333,7 +334,7 @@ fn chart_skeleton(out: &mut String, has_plan: bool, embed: bool) {
 }
 
 /// Lays the plan out for the measured width and writes the axis, the rows in view, the availability
-/// strip and the legend.
+/// strip and the legend (with `chart_markup`, as the interactive chart does).
 fn fill_chart(root: &web_sys::Element, p: &Plan, zone: &Zone) {
     let find = |sel: &str| root.query_selector(sel).ok().flatten();
     let (Some(body), Some(axis), Some(rows)) =
@@ -343,7 +344,7 @@ fn fill_chart(root: &web_sys::Element, p: &Plan, zone: &Zone) {
     };
     // As chart.rs measures: the label column by the body's width, the time area the rest.
     let inner = f64::from(body.client_width());
-    let lw = chart::label_width_for(inner);
+    let lw = markup::label_width_for(inner);
     let view = View {
         zone: zone.clone(),
         ..View::fit(p, (inner - lw - 4.0).max(60.0))
@@ -354,274 +355,19 @@ fn fill_chart(root: &web_sys::Element, p: &Plan, zone: &Zone) {
     let _ = axis.set_attribute("height", &num(gantt::AXIS_HEIGHT));
     let _ = rows.set_attribute("width", &num(total));
     let _ = rows.set_attribute("height", &num(c.height));
-    axis.set_inner_html(&axis_html(&c, lw));
+    axis.set_inner_html(&markup::axis_html(&c, lw));
     let viewport = body
         .dyn_ref::<web_sys::HtmlElement>()
-        .map_or(600.0, chart::viewport_height);
+        .map_or(600.0, markup::viewport_height);
     let shown = gantt::visible_rows(&c, 0.0, viewport);
-    rows.set_inner_html(&rows_html(p, &c, lw, shown, zone));
-    if let Some(svg) = availability_html(p, &view, lw, total) {
-        if let Some(foot) = find(".chart-foot") {
-            let _ = foot.insert_adjacent_html("beforebegin", &svg);
-        }
+    rows.set_inner_html(&markup::rows_html(p, &c, lw, shown, zone));
+    if let (Some(svg), Some(slot)) = (
+        markup::availability_html(p, &view, lw, total),
+        find(".avail-box"),
+    ) {
+        slot.set_inner_html(&svg);
     }
     if let Some(legend) = find("ul.legend") {
-        legend.set_inner_html(&legend_html(&c));
+        legend.set_inner_html(&markup::legend_html(&c));
     }
-}
-
-/// A number as Leptos writes an `f64` attribute (its `Display`).
-fn num(x: f64) -> String {
-    x.to_string()
-}
-
-fn axis_html(c: &Chart, lw: f64) -> String {
-    let h = gantt::AXIS_HEIGHT;
-    let mut s = String::with_capacity(256 + 160 * (c.axis.major.len() + c.axis.minor.len()));
-    s.push_str("<title>drag here to move the time cursor</title>");
-    let _ = write!(s, r#"<g transform="translate({lw},0)">"#);
-    weekend_rects(&mut s, c, h);
-    for t in &c.axis.major {
-        let _ = write!(
-            s,
-            r#"<line class="tick-major" x1="{x}" y1="0" x2="{x}" y2="18"></line><text class="axis-major" x="{}" y="13">{}</text>"#,
-            Tenths::of(t.x).plus(3),
-            xml_escape(&t.label),
-            x = Tenths::of(t.x)
-        );
-    }
-    for t in &c.axis.minor {
-        let _ = write!(
-            s,
-            r#"<line class="tick-minor" x1="{x}" y1="22" x2="{x}" y2="{h}"></line><text class="axis-minor" x="{}" y="34">{}</text>"#,
-            Tenths::of(t.x).plus(3),
-            xml_escape(&t.label),
-            x = Tenths::of(t.x)
-        );
-    }
-    let _ = write!(
-        s,
-        r#"<line class="start-marker" x1="{x}" y1="0" x2="{x}" y2="{h}"><title>start of the run</title></line></g>"#,
-        x = Tenths::of(c.start_x)
-    );
-    s
-}
-
-/// The weekends' shading, `h` tall: behind the axis and behind the rows alike.
-fn weekend_rects(s: &mut String, c: &Chart, h: f64) {
-    for w in &c.weekends {
-        let (x, width) = Tenths::span(w.x, w.width, 0.0);
-        let _ = write!(
-            s,
-            r#"<rect class="weekend" x="{x}" y="0" width="{width}" height="{h}"></rect>"#
-        );
-    }
-}
-
-/// The rows' SVG: clip path, patterns, backdrop and the rows in `shown` (chart.rs `row_element`).
-fn rows_html(p: &Plan, c: &Chart, lw: f64, shown: std::ops::Range<usize>, zone: &Zone) -> String {
-    let h = c.height;
-    let mut s = String::with_capacity(1024 + 600 * shown.len());
-    let _ = write!(
-        s,
-        r#"<defs><clipPath id="label-clip"><rect x="0" y="0" width="{}" height="{h}"></rect></clipPath></defs><g>{}</g><g class="backdrop" transform="translate({lw},0)">"#,
-        lw - 8.0,
-        gantt::SVG_DEFS
-    );
-    weekend_rects(&mut s, c, h);
-    for t in &c.axis.minor {
-        let _ = write!(
-            s,
-            r#"<line class="grid" x1="{x}" y1="0" x2="{x}" y2="{h}"></line>"#,
-            x = Tenths::of(t.x)
-        );
-    }
-    let _ = write!(
-        s,
-        r#"<line class="start-marker" data-testid="start-marker" x1="{x}" y1="0" x2="{x}" y2="{h}"></line>"#,
-        x = Tenths::of(c.start_x)
-    );
-    if let Some(x) = c.end_x.map(Tenths::of) {
-        let _ = write!(
-            s,
-            r#"<line class="end-marker" data-testid="end-marker" x1="{x}" y1="0" x2="{x}" y2="{h}"></line>"#
-        );
-    }
-    s.push_str("</g>");
-    let n = c.rows.len();
-    let range = shown.start.min(n)..shown.end.min(n);
-    // The chart's one tab stop: the first bar of the rows drawn.
-    let tab_stop = range
-        .clone()
-        .find(|&i| !c.rows[i].bars.is_empty())
-        .map(|i| (i, 0));
-    for i in range {
-        row_html(&mut s, p, &c.rows[i], i, lw, tab_stop, zone);
-    }
-    s
-}
-
-fn row_html(
-    s: &mut String,
-    p: &Plan,
-    row: &Row,
-    index: usize,
-    lw: f64,
-    tab_stop: Option<(usize, usize)>,
-    zone: &Zone,
-) {
-    let (y, h) = (row.y, row.height);
-    let (is_stage, folded) = match row.kind {
-        RowKind::Stage { collapsed, .. } => (true, collapsed),
-        _ => (false, false),
-    };
-    let unstaged_heading = matches!(row.kind, RowKind::Unstaged { cluster: None });
-    let class = match row.kind {
-        RowKind::Stage { .. } => "row row-stage",
-        RowKind::Cluster { .. } => "row row-cluster",
-        RowKind::Unstaged { .. } => "row row-unstaged",
-    };
-    let _ = write!(
-        s,
-        r#"<g class="{class}" data-row="{}">"#,
-        xml_escape(&row.label)
-    );
-    if is_stage || unstaged_heading {
-        let band = if is_stage {
-            "stage-band"
-        } else {
-            "unstaged-band"
-        };
-        let _ = write!(
-            s,
-            r#"<rect class="{band}" x="0" y="{y}" width="100%" height="{h}"></rect>"#
-        );
-    }
-    let _ = write!(s, r#"<g transform="translate({lw},0)">"#);
-    for (bi, b) in row.bars.iter().enumerate() {
-        let title = xml_escape(&gantt::title_in(p, row, b, zone));
-        let (bar_y, bar_h) = b.vertical(y, h);
-        let (x, w) = Tenths::span(b.x, b.width, 1.0);
-        let _ = write!(
-            s,
-            r#"<rect class="bar {}{}" x="{x}" y="{bar_y}" width="{w}" height="{bar_h}" rx="2" role="button" data-pos="{index}:{bi}" tabindex="{}" aria-label="{title}"><title>{title}</title></rect>"#,
-            b.classes(),
-            if b.open_end { " open-end" } else { "" },
-            if tab_stop == Some((index, bi)) {
-                "0"
-            } else {
-                "-1"
-            },
-        );
-        // Text on the bar only where it fits (chart.rs: about 6.5 px per character, 9 px of height).
-        let fits = b.width > 6.5 * b.label.chars().count() as f64 + 6.0 && bar_h >= 9.0;
-        if !b.label.is_empty() && fits {
-            let font = if bar_h < 13.0 { 8.5 } else { 10.5 };
-            let _ = write!(
-                s,
-                r#"<text class="bar-label" x="{}" y="{}" font-size="{font}" aria-hidden="true">{}</text>"#,
-                x.plus(3),
-                bar_y + bar_h / 2.0 + font * 0.36,
-                xml_escape(&b.label)
-            );
-        }
-    }
-    s.push_str("</g>");
-    let label_class = if is_stage {
-        "label label-stage"
-    } else if unstaged_heading {
-        "label label-unstaged"
-    } else {
-        "label"
-    };
-    let x = if is_stage || unstaged_heading {
-        4.0
-    } else {
-        14.0
-    };
-    let _ = write!(
-        s,
-        r#"<text class="{label_class}" x="{x}" y="{}"{} tabindex="{}"{}>{}{}</text></g>"#,
-        y + h * 0.68,
-        if unstaged_heading {
-            ""
-        } else {
-            r#" clip-path="url(#label-clip)""#
-        },
-        if is_stage { "0" } else { "-1" },
-        if is_stage {
-            if folded {
-                r#" role="button" aria-expanded="false""#
-            } else {
-                r#" role="button" aria-expanded="true""#
-            }
-        } else {
-            ""
-        },
-        if is_stage {
-            if folded {
-                "▸ "
-            } else {
-                "▾ "
-            }
-        } else {
-            ""
-        },
-        xml_escape(&row.label)
-    );
-}
-
-/// A rolling update's availability strip (chart.rs `avail_view`).
-fn availability_html(p: &Plan, view: &View, lw: f64, total: f64) -> Option<String> {
-    let (samples, min, n) = chart::availability_of(p)?;
-    let a = gantt::availability(&samples, min, n, view, chart::AVAILABILITY_HEIGHT);
-    let mut s = String::with_capacity(512 + 16 * a.line.len());
-    let _ = write!(
-        s,
-        r#"<svg class="availability" data-testid="availability" data-lowest="{}" data-budget="{}" width="{total}" height="{}" role="img" aria-label="available clusters over time: never fewer than {} (budget {} of {})"><text class="avail-title" x="4" y="14">available</text>"#,
-        a.lowest, a.min_available, a.height, a.lowest, a.min_available, a.target
-    );
-    for (y, t) in &a.labels {
-        let _ = write!(
-            s,
-            r#"<text class="avail-label" x="{}" y="{}">{}</text>"#,
-            lw - 6.0,
-            y + 4.0,
-            xml_escape(t)
-        );
-    }
-    let _ = write!(
-        s,
-        r#"<g transform="translate({lw},0)"><line class="avail-target" x1="0" y1="{ty}" x2="{w}" y2="{ty}"></line><line class="avail-budget" x1="0" y1="{by}" x2="{w}" y2="{by}"></line><polyline class="avail-line" points=""#,
-        ty = a.target_y,
-        by = a.budget_y,
-        w = a.width
-    );
-    for (i, (x, y)) in a.line.iter().enumerate() {
-        let _ = write!(s, "{}{x:.1},{y:.1}", if i == 0 { "" } else { " " });
-    }
-    s.push_str(r#""></polyline></g></svg>"#);
-    Some(s)
-}
-
-/// The legend: the kinds of bar this chart draws, then a swatch per version (chart.rs `legend`).
-fn legend_html(c: &Chart) -> String {
-    let mut s = String::new();
-    for k in BarKind::used(c) {
-        let _ = write!(
-            s,
-            r#"<li><svg width="14" height="10" aria-hidden="true"><rect class="{}" x="0" y="0" width="14" height="10"></rect></svg>{}</li>"#,
-            k.css_class(),
-            xml_escape(k.legend())
-        );
-    }
-    for (i, v) in c.versions.iter().enumerate() {
-        let _ = write!(
-            s,
-            r#"<li data-testid="legend-version"><svg width="14" height="10" aria-hidden="true"><rect class="bar-control-plane{}" x="0" y="0" width="14" height="10"></rect></svg>version {}</li>"#,
-            gantt::version_class(Some(i.min(255) as u8)),
-            xml_escape(v)
-        );
-    }
-    s
 }

@@ -155,6 +155,39 @@ async fn clicking_a_stage_collapses_its_cluster_rows() {
 }
 
 #[wasm_bindgen_test]
+async fn the_keyboard_focus_stays_on_its_bar_when_the_rows_are_redrawn() {
+    // The bars are one tab stop: an arrow key moves it and the focus, and an edit that redraws every
+    // row in view (the run ends 2 h later, so every bar moves) leaves the focus on the same bar.
+    let host = mount(example(), false);
+    sleep(50).await;
+    let stops = || all(&host, r#"svg.rows rect.bar[tabindex="0"]"#);
+    let focused = || document().active_element()?.get_attribute("data-pos");
+    assert_eq!(stops().len(), 1, "one tab stop among the bars");
+    let first: web_sys::SvgElement = stops()[0].clone().unchecked_into();
+    first.focus().unwrap();
+    let init = web_sys::KeyboardEventInit::new();
+    init.set_bubbles(true);
+    init.set_key("ArrowDown");
+    let key = web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
+    first.dispatch_event(&key).unwrap();
+    sleep(50).await;
+    assert_eq!(focused().as_deref(), Some("1:0"), "the next row's bar");
+    assert_eq!(stops().len(), 1);
+    assert_eq!(stops()[0].get_attribute("data-pos").as_deref(), Some("1:0"));
+    let before = drawn_rows(&host);
+    type_text(
+        &host,
+        &example().replacen("waitTime: 1h", "waitTime: 3h", 1),
+    )
+    .await;
+    sleep(400).await;
+    assert_ne!(drawn_rows(&host), before, "the rows were redrawn");
+    assert_eq!(focused().as_deref(), Some("1:0"));
+    assert_eq!(stops().len(), 1);
+    host.remove();
+}
+
+#[wasm_bindgen_test]
 async fn a_ten_thousand_cluster_fleet_puts_only_visible_rows_in_the_dom() {
     let text = fleetplan::examples::get("large-fleet")
         .unwrap()
