@@ -35,11 +35,13 @@ pub fn newline_for(before: &str) -> String {
     format!("\n{}", " ".repeat(n))
 }
 
-/// The editor. `marks`: (line, severity) of the diagnostics; `focused`: the line a click on a
-/// diagnostic selected, marked more strongly.
+/// The editor. `replaced`: notified when `text` was set from elsewhere (an example, the form, undo),
+/// the only texts written into the text area; `marks`: (line, severity) of the diagnostics;
+/// `focused`: the line a click on a diagnostic selected, marked more strongly.
 #[component]
 pub fn YamlEditor(
     text: RwSignal<String>,
+    replaced: Trigger,
     node: NodeRef<html::Textarea>,
     #[prop(into)] marks: Signal<Vec<(usize, Severity)>>,
     #[prop(into)] focused: Signal<Option<usize>>,
@@ -48,18 +50,19 @@ pub fn YamlEditor(
     #[prop(into)] hidden: Signal<bool>,
 ) -> impl IntoView {
     let scroll = RwSignal::new(0.0_f64);
-    // The text the text area holds, as far as this component knows: an edit typed there is already
-    // shown, so only a text from elsewhere (an example, the form, undo) is written into it, not every
-    // typed edit's text copied back into the page (170 KB for a 1,000-cluster GKE text).
-    let shown = StoredValue::new(String::new());
+    // An edit typed here is already shown: only a text from elsewhere is written into the text area.
+    // The effect follows `replaced`, not `text`, so a typed edit neither keeps a copy of the text to
+    // compare with nor compares it (each a pass over 179 KB for a 1,000-cluster GKE text, in the
+    // edit's repaint). The text area's own value is compared instead, on the rare writes from elsewhere:
+    // the same text written again would move the caret to the end.
     Effect::new(move |_| {
+        replaced.track();
         let Some(el) = node.get() else {
             return;
         };
-        text.with(|t| {
-            if shown.with_value(|s| s != t) {
+        text.with_untracked(|t| {
+            if el.value() != *t {
                 el.set_value(t);
-                shown.set_value(t.clone());
             }
         });
     });
@@ -99,9 +102,7 @@ pub fn YamlEditor(
             .set_range_text_with_start_and_end_and_mode(&insert, start, end, "end")
             .is_ok()
         {
-            let value = el.value();
-            shown.set_value(value.clone());
-            text.set(value);
+            text.set(el.value());
             on_input();
         }
     };
@@ -140,9 +141,7 @@ pub fn YamlEditor(
                     autocapitalize="off"
                     aria-label="scenario text (YAML)"
                     on:input=move |ev| {
-                        let value = event_target_value(&ev);
-                        shown.set_value(value.clone());
-                        text.set(value);
+                        text.set(event_target_value(&ev));
                         on_input();
                     }
                     on:change=move |_| on_commit()

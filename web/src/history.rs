@@ -28,11 +28,18 @@ impl History {
     /// Records `text` as the newest version; drops the redo branch. Recording the current text is a no-op,
     /// so undo and redo (which set the text themselves) do not grow the list.
     pub fn record(&mut self, text: &str) {
-        if self.current() == text {
-            return;
+        if self.current() != text {
+            self.record_new(text.to_string());
         }
+    }
+
+    /// [`History::record`] for a caller that already knows `text` differs from the current version
+    /// (the app keeps the current version as its committed text and compares with that): no second
+    /// pass over a large text, and no copy of it.
+    pub fn record_new(&mut self, text: String) {
+        debug_assert_ne!(self.current(), text.as_str());
         self.versions.truncate(self.cursor + 1);
-        self.versions.push(text.to_string());
+        self.versions.push(text);
         if self.versions.len() > LIMIT {
             let excess = self.versions.len() - LIMIT;
             self.versions.drain(..excess);

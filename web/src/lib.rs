@@ -337,16 +337,19 @@ pub fn Planner(
         .into_any();
     }
 
-    // Commits a text now: records it for undo and lets the plan follow.
+    // Commits a text now: records it for undo and lets the plan follow. `committed` is always the
+    // history's current version, so one comparison (a pass over the text in an edit's repaint) tells
+    // both whether there is anything to record and whether the plan must follow.
     let commit = move |t: String| {
         if let Some(h) = pending.get_value() {
             h.clear();
         }
         pending.set_value(None);
-        history.update(|h| h.record(&t));
-        if committed.with_untracked(|c| *c != t) {
-            committed.set(t);
+        if committed.with_untracked(|c| *c == t) {
+            return;
         }
+        history.update(|h| h.record_new(t.clone()));
+        committed.set(t);
     };
     let schedule = move |()| {
         if let Some(h) = pending.get_value() {
@@ -355,8 +358,11 @@ pub fn Planner(
         let h = set_timeout_with_handle(move || commit(text.get_untracked()), DEBOUNCE).ok();
         pending.set_value(h);
     };
+    // Texts set from elsewhere than the editor's text area, which the editor writes into it.
+    let replaced = Trigger::new();
     let replace_text = move |t: String| {
         text.set(t.clone());
+        replaced.notify();
         commit(t);
     };
     let step = move |back: bool| {
@@ -372,6 +378,7 @@ pub fn Planner(
             .flatten()
         {
             text.set(t.clone());
+            replaced.notify();
             committed.set(t);
         }
     };
@@ -387,6 +394,7 @@ pub fn Planner(
     let bench = Part::<BenchKit>::new();
     let args = BenchArgs {
         text,
+        replaced,
         committed,
         history,
         banner,

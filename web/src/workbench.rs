@@ -27,6 +27,8 @@ use crate::{browser, inflate, link};
 #[derive(Clone, Copy)]
 pub struct BenchArgs {
     pub text: RwSignal<String>,
+    /// Notified when `text` is set from elsewhere than the editor's text area.
+    pub replaced: Trigger,
     pub committed: RwSignal<String>,
     pub history: RwSignal<History>,
     pub banner: RwSignal<Option<String>>,
@@ -68,6 +70,7 @@ crate::on_demand! {
 fn build(a: BenchArgs) -> BenchViews {
     let BenchArgs {
         text,
+        replaced,
         committed,
         history,
         banner,
@@ -276,11 +279,16 @@ fn build(a: BenchArgs) -> BenchViews {
         </Show>
         <YamlEditor
             text=text
+            replaced=replaced
             node=textarea
             marks=marks
             focused=focused_line
             on_input=move || {
-                focused_line.set(None);
+                // Set only when a line is marked: setting it notifies even when it is unchanged, and
+                // the marks would be drawn again in every edit's repaint.
+                if focused_line.get_untracked().is_some() {
+                    focused_line.set(None);
+                }
                 schedule.run(());
             }
             on_commit=move || commit.run(text.get_untracked())

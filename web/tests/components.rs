@@ -274,6 +274,27 @@ async fn the_form_edits_the_text_and_the_plan_follows() {
     assert!(ta.value().contains("waitTime: 3h"), "{}", ta.value());
 }
 
+/// Only texts from elsewhere are written into the text area: a typed edit, committed and re-planned,
+/// leaves the caret where the typing left it.
+#[wasm_bindgen_test]
+async fn a_typed_edit_keeps_the_caret_where_the_typing_left_it() {
+    let host = mount(example(), false);
+    sleep(50).await;
+    let ta: HtmlTextAreaElement = appeared(&host, "[data-testid=yaml]").await.unchecked_into();
+    let text = example().replacen("waitTime: 1h", "waitTime: 3h", 1);
+    let at = text.find("waitTime: 3h").unwrap() + "waitTime: 3".len();
+    // Selection offsets count UTF-16 units.
+    let caret = text[..at].encode_utf16().count() as u32;
+    ta.set_value(&text);
+    ta.set_selection_range(caret, caret).unwrap();
+    fire(&ta, "input");
+    fire(&ta, "change");
+    sleep(400).await;
+    assert_eq!(end_time(&host).as_deref(), Some("2026-11-23T14:15:00Z"));
+    assert_eq!(ta.selection_start().unwrap(), Some(caret));
+    assert_eq!(ta.selection_end().unwrap(), Some(caret));
+}
+
 /// Presses ctrl+z (or ctrl+shift+z) as the keyboard would: a keydown on the window.
 fn press_undo(shift: bool) {
     let init = web_sys::KeyboardEventInit::new();
