@@ -143,7 +143,7 @@ fn write_clusters(w: &mut dyn Write, plan: &Plan) -> io::Result<()> {
             };
             g.row(vec![
                 stage.name.clone(),
-                c.name.clone(),
+                c.name.to_string(),
                 words::time(c.start),
                 words::time(c.end),
                 words::duration(took),

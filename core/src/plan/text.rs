@@ -12,11 +12,12 @@ use serde::{Serialize, Serializer};
 
 /// A shared, immutable name (a cluster, a stage, a version). Cloning it copies a pointer.
 ///
-/// One pointer wide (the text's length lives with the text, not in every copy): a 10,000-cluster
-/// GKE plan holds hundreds of thousands of copies in its events and bars, each of which carries up
-/// to four names, so a fat pointer's second word would cost megabytes.
+/// The text lives in the reference-counted block itself (one allocation per name; a name behind a
+/// `Box` inside the `Arc` took two, and a staged plan makes a name per cluster). That makes a copy
+/// two words instead of one, which no longer adds up: events and bars name their texts by place in
+/// a table ([`NameId`], [`Labels`]), not by copies of the name.
 #[derive(Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Name(Arc<Box<str>>);
+pub struct Name(Arc<str>);
 
 impl Name {
     pub fn as_str(&self) -> &str {
@@ -26,7 +27,7 @@ impl Name {
     /// Where the shared text lives: the same for every copy of this name, so a planner can find
     /// the place a name already has in a table without comparing texts.
     pub(crate) fn addr(&self) -> usize {
-        Arc::as_ptr(&self.0) as usize
+        Arc::as_ptr(&self.0).cast::<u8>() as usize
     }
 }
 
@@ -51,13 +52,13 @@ impl Borrow<str> for Name {
 
 impl From<&str> for Name {
     fn from(s: &str) -> Name {
-        Name(Arc::new(Box::from(s)))
+        Name(Arc::from(s))
     }
 }
 
 impl From<String> for Name {
     fn from(s: String) -> Name {
-        Name(Arc::new(s.into_boxed_str()))
+        Name(Arc::from(s))
     }
 }
 
@@ -69,13 +70,25 @@ impl From<&String> for Name {
 
 impl PartialEq<str> for Name {
     fn eq(&self, other: &str) -> bool {
-        **self.0 == *other
+        *self.0 == *other
+    }
+}
+
+impl PartialEq<String> for Name {
+    fn eq(&self, other: &String) -> bool {
+        *self.0 == **other
+    }
+}
+
+impl PartialEq<Name> for String {
+    fn eq(&self, other: &Name) -> bool {
+        **self == *other.0
     }
 }
 
 impl PartialEq<&str> for Name {
     fn eq(&self, other: &&str) -> bool {
-        **self.0 == **other
+        *self.0 == **other
     }
 }
 

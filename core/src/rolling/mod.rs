@@ -319,7 +319,7 @@ fn initial_bindings(
     union
         .into_iter()
         .map(|(_, i)| {
-            let name = fleet[i].cluster.name.clone();
+            let name = fleet[i].cluster.name.as_str().into();
             let state = match (then[i], now[i]) {
                 (true, true) => BindingState::Bound,
                 (true, false) => BindingState::Unscheduled,
@@ -534,7 +534,7 @@ fn stall(sim: &simulate::Simulation, max_unavailable: i64, max_surge: i64) -> St
             .bindings
             .iter()
             .filter(|b| !b.settled())
-            .map(|b| b.cluster.clone())
+            .map(|b| b.cluster.to_string())
             .collect(),
         reason: parts.join("; "),
     }

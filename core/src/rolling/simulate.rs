@@ -7,7 +7,7 @@ use std::collections::VecDeque;
 
 use crate::engine::EventQueue;
 use crate::plan::rolling::AvailabilityPoint;
-use crate::plan::{Events, Labels, NameId, Phase, PhaseKind};
+use crate::plan::{Events, Labels, Name, NameId, Phase, PhaseKind};
 use crate::rolling::availability::Profile;
 use crate::rolling::rounds::{self, Action, Counts, Move, Round};
 use crate::time::{Duration, Time};
@@ -25,7 +25,8 @@ pub enum BindingState {
 
 #[derive(Clone, Debug)]
 pub struct Binding {
-    pub cluster: String,
+    /// Moves into the cluster's row when the plan is made.
+    pub cluster: Name,
     pub fleet_index: Option<usize>,
     pub state: BindingState,
     /// Points at the latest resources.
@@ -48,7 +49,7 @@ pub struct Binding {
 }
 
 impl Binding {
-    pub fn new(cluster: String, fleet_index: Option<usize>, state: BindingState) -> Binding {
+    pub fn new(cluster: Name, fleet_index: Option<usize>, state: BindingState) -> Binding {
         Binding {
             cluster,
             fleet_index,
@@ -340,7 +341,7 @@ impl Sim<'_> {
         if let Some(id) = self.cluster_ids[i] {
             return id;
         }
-        let id = self.events.name(self.b[i].cluster.as_str().into());
+        let id = self.events.name(self.b[i].cluster.clone());
         self.cluster_ids[i] = Some(id);
         id
     }
@@ -421,7 +422,7 @@ impl Sim<'_> {
                 Action::Update | Action::Add => self.roll(now, i, action, &why),
             }
             moved.push(Move {
-                cluster: self.b[i].cluster.clone(),
+                cluster: self.b[i].cluster.to_string(),
                 action,
                 why,
             });

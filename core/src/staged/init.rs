@@ -9,6 +9,7 @@ use std::collections::{HashMap, HashSet};
 
 use crate::diag::Diagnostic;
 use crate::model::{FleetCluster, IntOrString, StageConfig, StageTask, StagedRun};
+use crate::plan::Name;
 use crate::selector::{self, Selects};
 use crate::time::{is_kubefleet_wait_time, Duration};
 
@@ -21,7 +22,8 @@ pub const DELETE_STAGE: &str = "kubernetes-fleet.io/deleteStage";
 
 #[derive(Clone, Debug)]
 pub struct Member {
-    pub name: String,
+    /// Shared with the cluster's row and its events' name table, which copy a pointer.
+    pub name: Name,
     /// Index into the fleet; `None` for a to-be-deleted cluster that is no longer a member.
     pub fleet_index: Option<usize>,
     pub sort_value: Option<i64>,
@@ -237,7 +239,7 @@ pub fn initialize(run: &StagedRun, fleet: &[FleetCluster], diags: &mut Vec<Diagn
                 placed[idx] = true;
                 placed_count += 1;
                 members.push(Member {
-                    name: fc.cluster.name.clone(),
+                    name: fc.cluster.name.as_str().into(),
                     fleet_index: Some(idx),
                     sort_value,
                 });
@@ -357,7 +359,7 @@ fn delete_stage(
             continue;
         }
         members.push(Member {
-            name: name.clone(),
+            name: name.as_str().into(),
             fleet_index,
             sort_value: None,
         });

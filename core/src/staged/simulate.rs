@@ -272,7 +272,7 @@ impl Sim<'_> {
         match self.cluster_ids[stage][cluster] {
             Some(id) => id,
             None => {
-                let name = self.stages[stage].clusters[cluster].name.as_str().into();
+                let name = self.stages[stage].clusters[cluster].name.clone();
                 let id = self.events.name(name);
                 self.cluster_ids[stage][cluster] = Some(id);
                 id

@@ -316,7 +316,7 @@ pub fn project(ro: &RolloutStatus, scenario: &Scenario, now: Time, forecast: For
         .stages
         .iter()
         .flat_map(|s| &s.clusters)
-        .filter_map(|c| Some((c.name.clone(), c.start?)))
+        .filter_map(|c| Some((c.name.to_string(), c.start?)))
         .collect();
     let Some(mut plan) = run(None, &starts) else {
         return crate::plan(scenario);

@@ -765,7 +765,7 @@ fn position(
         };
         p.in_flight.push(InFlight {
             stage: is.name.clone(),
-            cluster: is.members[c].name.clone(),
+            cluster: is.members[c].name.to_string(),
             since,
             until: row
                 .and_then(|r| r.clusters.get(c))

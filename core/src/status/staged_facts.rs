@@ -69,7 +69,7 @@ fn init_stage(
         .clusters
         .iter()
         .map(|c| Member {
-            name: c.name.clone(),
+            name: c.name.as_str().into(),
             fleet_index: fleet_index.get(c.name.as_str()).copied(),
             sort_value: None,
         })
@@ -399,7 +399,7 @@ pub fn finished_stage(
                 _ => (None, None),
             };
             ClusterPlan {
-                name: c.name.clone(),
+                name: c.name.as_str().into(),
                 sort_value: None,
                 status: ClusterStatus::Succeeded,
                 start,
