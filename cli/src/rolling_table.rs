@@ -82,7 +82,7 @@ pub fn write_rolling(w: &mut dyn Write, r: &RollingDetail) -> io::Result<()> {
             for m in &round.moved {
                 g.row(vec![
                     round.at.to_string(),
-                    m.cluster.clone(),
+                    m.cluster.to_string(),
                     action(m.action).into(),
                     m.why.clone(),
                 ]);

@@ -260,7 +260,7 @@ fn rolling_updates_match_an_independent_model_of_the_controller_round_by_round()
             let moved: Vec<(&str, String)> = got
                 .moved
                 .iter()
-                .map(|m| (action(m.action), m.cluster.clone()))
+                .map(|m| (action(m.action), m.cluster.to_string()))
                 .collect();
             assert_eq!(
                 (

@@ -3,6 +3,7 @@
 
 use serde::Serialize;
 
+use crate::plan::Name;
 use crate::time::{Duration, Time};
 
 /// What only a rolling-update plan carries: the budget, the available-cluster line, rounds, a stall.
@@ -77,7 +78,8 @@ pub enum Action {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Move {
-    pub cluster: String,
+    /// The binding's name, shared (a round lists every cluster it moves).
+    pub cluster: Name,
     pub action: Action,
     pub why: String,
 }

@@ -422,7 +422,7 @@ impl Sim<'_> {
                 Action::Update | Action::Add => self.roll(now, i, action, &why),
             }
             moved.push(Move {
-                cluster: self.b[i].cluster.to_string(),
+                cluster: self.b[i].cluster.clone(),
                 action,
                 why,
             });
