@@ -8,17 +8,22 @@
 //! chunk). The axis is a separate SVG above a scrolling body so it stays visible; the body's SVG is as tall as the whole
 //! chart, but holds only the rows that `gantt::visible_rows` names for the current scroll position, so
 //! 10,000 clusters cost tens of rows. Clicks, focus and keys are handled once for the body (`data-pos`
-//! and `data-stage` say which bar or stage). It never imports the editor: the read-only chart (embed
+//! and `data-stage` say which bar or stage). The frame's controls (toolbar, playback bar, foot) and the
+//! snapshot at the cursor are `chart_markup`'s markup too: one click, input and change listener on the
+//! chart reads `data-act` (or the input's kind), and effects set what changes (labels, the slider, the
+//! cursor's time) on those elements; Leptos keeps the state, the axis and body frames and the cursor line. It never imports the editor: the read-only chart (embed
 //! mode, the JavaScript API, the web component) is this module and the summary alone.
 //!
 //! By keyboard the bars are one tab stop: the arrow keys move between bars and rows (the chart scrolls
 //! rows into the DOM as needed), Enter keeps a bar's description under the chart, and every bar's
 //! accessible name is its tooltip (what, when, why). By touch, one finger pans and two pinch-zoom.
 
+use std::fmt::Write;
 use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
+use fleetplan::export::xml_escape;
 use fleetplan::gantt::{self, Chart, Row, View};
 use fleetplan::playback::{self, ClusterActivity, Snapshot, StageActivity};
 use fleetplan::time::Time;
@@ -120,6 +125,7 @@ pub fn GanttChart(
     span: Option<Signal<Option<(Time, Time)>>>,
 ) -> impl IntoView {
     let zone = clock::use_zone();
+    let root = NodeRef::<html::Section>::new();
     let body_ref = NodeRef::<html::Div>::new();
     // Width of the time area, the label column and the scroll state of the body, measured from the DOM.
     let width = RwSignal::new(900.0_f64);
@@ -609,36 +615,206 @@ pub fn GanttChart(
             Err(e) => typed_problem.set(Some(e)),
         }
     };
-    let cursor_words = move || {
-        let z = zone.get();
-        cursor.get().map_or_else(
-            || "drag on the time axis, type a time or press play to replay the run".to_string(),
-            |t| z.human(t),
-        )
+    // The frame's controls are markup (`chart_markup`, as the viewer writes them); their clicks, the
+    // slider's input and the typed time's change are handled here, once for the chart, by what the
+    // target is (`data-act`, its type), and what they show follows the signals through the effects
+    // below rather than a Leptos view per button.
+    let on_act = move |ev: web_sys::MouseEvent| {
+        let Some(act) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|el| el.closest("button[data-act]").ok().flatten())
+            .and_then(|b| b.get_attribute("data-act"))
+        else {
+            return;
+        };
+        match act.as_str() {
+            "zoom-out" => zoom(1.0 / 1.5),
+            "zoom-in" => zoom(1.5),
+            "earlier" => pan(-0.4),
+            "later" => pan(0.4),
+            "fit" => fit(),
+            "play" if playing.get_untracked() => stop(),
+            "play" => play(),
+            "collapse" => collapsed.set(stage_names.get_untracked()),
+            "expand" => collapsed.set(Vec::new()),
+            "clear" => {
+                stop();
+                cursor.set(None);
+            }
+            _ => {}
+        }
     };
+    let on_slide = move |ev: leptos::ev::Event| {
+        let Some(input) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+            .filter(|i| i.type_() == "range")
+        else {
+            return;
+        };
+        let Ok(f) = input.value().parse::<f64>() else {
+            return;
+        };
+        if let Some((s, e)) = bounds.get_untracked() {
+            stop();
+            cursor.set(Some(Time(
+                s.0 + ((e.0 - s.0) as f64 * f / 1000.0).round() as i64,
+            )));
+        }
+    };
+    let on_change = move |ev: leptos::ev::Event| {
+        let typed = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .is_some_and(|el| el.get_attribute("data-testid").as_deref() == Some("cursor-input"));
+        if typed {
+            on_typed(ev);
+        }
+    };
+    let find = move |sel: &str| root.get_untracked()?.query_selector(sel).ok().flatten();
+    Effect::new(move |_| {
+        let stale = stale.get();
+        if root.get().is_none() {
+            return;
+        }
+        match (stale, find("[data-testid=stale-note]")) {
+            (true, None) => {
+                if let Some(bar) = find(".chart-toolbar") {
+                    let _ = bar.insert_adjacent_html("beforeend", markup::STALE_NOTE);
+                }
+            }
+            (false, Some(note)) => note.remove(),
+            _ => {}
+        }
+    });
+    Effect::new(move |_| {
+        let label = if playing.get() {
+            "⏸ Pause"
+        } else {
+            "▶ Play"
+        };
+        let nothing = bounds.with(|b| b.is_none());
+        if root.get().is_none() {
+            return;
+        }
+        if let Some(b) = find("[data-act=play]") {
+            b.set_text_content(Some(label));
+            let _ = b.toggle_attribute_with_force("disabled", nothing);
+        }
+    });
+    Effect::new(move |_| {
+        let at = cursor.get();
+        let span = bounds.get();
+        let z = zone.get();
+        if root.get().is_none() {
+            return;
+        }
+        if let Some(slider) = find(".playback input[type=range]")
+            .and_then(|el| el.dyn_into::<web_sys::HtmlInputElement>().ok())
+        {
+            let value = match (at, span) {
+                (Some(t), Some((s, e))) => {
+                    let f = (t.0 - s.0) as f64 / (e.0 - s.0).max(1) as f64;
+                    format!("{:.0}", (f * 1000.0).clamp(0.0, 1000.0))
+                }
+                _ => "0".to_string(),
+            };
+            slider.set_value(&value);
+        }
+        let Some(words) = find("[data-testid=cursor-time]") else {
+            return;
+        };
+        let _ = words.set_attribute("data-time", &at.map(|t| t.to_string()).unwrap_or_default());
+        words.set_text_content(Some(
+            &at.map_or_else(|| markup::NO_CURSOR.to_string(), |t| z.human(t)),
+        ));
+        match (at.is_some(), find("[data-act=clear]")) {
+            (true, None) => {
+                let _ = words
+                    .insert_adjacent_html("afterend", r#"<button data-act="clear">Clear</button>"#);
+            }
+            (false, Some(clear)) => clear.remove(),
+            _ => {}
+        }
+    });
+    Effect::new(move |_| {
+        let problem = typed_problem.get();
+        if root.get().is_none() {
+            return;
+        }
+        if let Some(input) = find("[data-testid=cursor-input]") {
+            let _ = input.set_attribute("aria-invalid", &problem.is_some().to_string());
+        }
+        if let Some(old) = find(".playback .field-problem") {
+            old.remove();
+        }
+        if let (Some(p), Some(bar)) = (problem, find(".playback")) {
+            let _ = bar.insert_adjacent_html(
+                "beforeend",
+                &format!(
+                    r#"<span class="field-problem" role="alert">{}</span>"#,
+                    xml_escape(&p)
+                ),
+            );
+        }
+    });
+    // The snapshot at the cursor: one element kept while there is a cursor (a live region announces
+    // changes of its text), between the playback bar and the foot.
+    Effect::new(move |_| {
+        let html = snapshot.get().map(|s| {
+            let approvals = plan.with(|p| p.as_ref().and_then(|p| approval_assumption(p)));
+            snapshot_html(&s, &zone.get(), approvals.as_deref())
+        });
+        if root.get().is_none() {
+            return;
+        }
+        match (html, find("[data-testid=snapshot]")) {
+            (Some(html), Some(old)) => old.set_inner_html(&html),
+            (Some(html), None) => {
+                if let Some(foot) = find(":scope > .chart-foot") {
+                    let _ = foot.insert_adjacent_html(
+                        "beforebegin",
+                        &format!(r#"<div class="snapshot" data-testid="snapshot" role="status">{html}</div>"#),
+                    );
+                }
+            }
+            (None, Some(old)) => old.remove(),
+            (None, None) => {}
+        }
+    });
+    Effect::new(move |_| {
+        let said = selected.get();
+        if root.get().is_none() {
+            return;
+        }
+        if let Some(p) = find("[data-testid=selection]") {
+            p.set_text_content(Some(said.as_deref().unwrap_or(markup::NO_SELECTION)));
+        }
+    });
+    Effect::new(move |_| {
+        let html = laid.with(|l| l.as_ref().map(|l| markup::legend_html(&l.chart)));
+        if root.get().is_none() {
+            return;
+        }
+        if let Some(ul) = find("ul.legend") {
+            ul.set_inner_html(&html.unwrap_or_default());
+        }
+    });
 
     view! {
-        <section class="chart" class:embed=embed class:stale=move || stale.get() data-testid="chart" aria-label="rollout chart">
-            <div class="chart-toolbar" role="toolbar" aria-label="chart view">
-                <button on:click=move |_| zoom(1.0 / 1.5) title="zoom out" aria-label="zoom out">"−"</button>
-                <button on:click=move |_| zoom(1.5) title="zoom in (or ctrl + mouse wheel, or pinch)" aria-label="zoom in">"+"</button>
-                <button on:click=move |_| pan(-0.4) title="earlier (or drag the chart)" aria-label="show earlier times">"◀"</button>
-                <button on:click=move |_| pan(0.4) title="later" aria-label="show later times">"▶"</button>
-                <button data-testid="fit" on:click=move |_| fit() title="show the whole run in the width">"Fit"</button>
-                {embed.then(|| view! {
-                    <button data-testid="play" title="replay the run" disabled=move || bounds.with(|b| b.is_none())
-                        on:click=move |_| if playing.get_untracked() { stop() } else { play() }>
-                        {move || if playing.get() { "⏸ Pause" } else { "▶ Play" }}
-                    </button>
-                })}
-                {(!embed).then(|| view! {
-                    <button on:click=move |_| collapsed.set(stage_names.get_untracked()) title="hide the cluster rows">"Collapse all"</button>
-                    <button on:click=move |_| collapsed.set(Vec::new()) title="show every cluster row">"Expand all"</button>
-                })}
-                <Show when=move || stale.get()>
-                    <span class="stale-note" data-testid="stale-note">"stale: the text has errors; this is the last plan that could be computed"</span>
-                </Show>
-            </div>
+        <section
+            class="chart"
+            class:embed=embed
+            class:stale=move || stale.get()
+            data-testid="chart"
+            aria-label="rollout chart"
+            node_ref=root
+            on:click=on_act
+            on:input=on_slide
+            on:change=on_change
+        >
+            <div class="chart-toolbar" role="toolbar" aria-label="chart view" inner_html=markup::toolbar_html(embed)></div>
             <Show
                 when=move || laid.with(|l| l.is_some())
                 fallback=|| view! { <p class="chart-empty">"No plan to draw yet: fix the errors in the scenario."</p> }
@@ -698,67 +874,8 @@ pub fn GanttChart(
                 </svg>
             </div>
             <div class="avail-box" inner_html=avail></div>
-            {(!embed).then(|| view! {
-                <div class="playback" data-testid="playback">
-                    <button
-                        data-testid="play"
-                        title="replay the run"
-                        disabled=move || bounds.with(|b| b.is_none())
-                        on:click=move |_| if playing.get_untracked() { stop() } else { play() }
-                    >
-                        {move || if playing.get() { "⏸ Pause" } else { "▶ Play" }}
-                    </button>
-                    <input
-                        type="range"
-                        min="0"
-                        max="1000"
-                        aria-label="time cursor"
-                        prop:value=move || {
-                            let (Some(t), Some((s, e))) = (cursor.get(), bounds.get()) else {
-                                return "0".to_string();
-                            };
-                            let f = (t.0 - s.0) as f64 / (e.0 - s.0).max(1) as f64;
-                            format!("{:.0}", (f * 1000.0).clamp(0.0, 1000.0))
-                        }
-                        on:input=move |ev| {
-                            let Ok(f) = event_target_value(&ev).parse::<f64>() else { return };
-                            if let Some((s, e)) = bounds.get_untracked() {
-                                stop();
-                                cursor.set(Some(Time(s.0 + ((e.0 - s.0) as f64 * f / 1000.0).round() as i64)));
-                            }
-                        }
-                    />
-                    <label class="cursor-at">
-                        <span class="visually-hidden">"go to a time"</span>
-                        <input
-                            data-testid="cursor-input"
-                            size="17"
-                            placeholder="YYYY-MM-DD HH:MM"
-                            title="a time on the clock shown (or RFC 3339 with Z or an offset)"
-                            aria-invalid=move || typed_problem.with(|p| p.is_some()).to_string()
-                            on:change=on_typed
-                        />
-                    </label>
-                    <span class="cursor-time" data-testid="cursor-time" data-time=move || cursor.get().map(|t| t.to_string()).unwrap_or_default()>{cursor_words}</span>
-                    <Show when=move || cursor.with(|c| c.is_some())>
-                        <button on:click=move |_| { stop(); cursor.set(None); }>"Clear"</button>
-                    </Show>
-                    {move || typed_problem.get().map(|p| view! { <span class="field-problem" role="alert">{p}</span> })}
-                </div>
-            })}
-            {move || snapshot.get().map(|s| {
-                let approvals = plan.with(|p| p.as_ref().and_then(|p| approval_assumption(p)));
-                snapshot_view(&s, &zone.get(), approvals.as_deref())
-            })}
-            <div class="chart-foot">
-                <p class="selection" data-testid="selection" aria-live="polite">
-                    {move || selected.get().unwrap_or_else(|| "Hover or focus a bar for its times and reason; click or press Enter to keep it here.".into())}
-                </p>
-                <details class="legend-box" open=!embed>
-                    <summary>"Legend"</summary>
-                    <ul class="legend" aria-label="legend" inner_html=of_chart(markup::legend_html)></ul>
-                </details>
-            </div>
+            {(!embed).then(|| view! { <div class="playback" data-testid="playback" inner_html=markup::PLAYBACK_HTML></div> })}
+            <div class="chart-foot" inner_html=markup::foot_html(embed)></div>
         </section>
     }
 }
@@ -831,42 +948,49 @@ fn approval_assumption(p: &Plan) -> Option<String> {
         .map(|a| format!("assumed approval: {}", a.value))
 }
 
-/// What the run is doing at the cursor: counts, each stage's state and reason (for an approval wait, the
-/// approval assumption behind its length), and the clusters that are updating or held (at most a
-/// handful; the chart shows the rest).
-fn snapshot_view(s: &Snapshot, zone: &Zone, approvals: Option<&str>) -> impl IntoView {
+/// What the run is doing at the cursor (the inside of `div.snapshot`): counts, each stage's state and
+/// reason (for an approval wait, the approval assumption behind its length), and the clusters that are
+/// updating or held (at most a handful; the chart shows the rest).
+fn snapshot_html(s: &Snapshot, zone: &Zone, approvals: Option<&str>) -> String {
     const SHOWN: usize = 8;
     let c = s.counts;
-    let counts = format!(
-        "{}: {} done · {} updating · {} waiting · {} not started · {} failed",
-        zone.human(s.at),
+    let mut out = format!(
+        r#"<p class="snapshot-counts">{}: {} done · {} updating · {} waiting · {} not started · {} failed</p><ul class="snapshot-stages">"#,
+        xml_escape(&zone.human(s.at)),
         c.done,
         c.updating,
         c.waiting,
         c.pending,
         c.failed
     );
-    let stages = s
+    for st in s
         .stages
         .iter()
         .filter(|st| !matches!(st.state, StageActivity::NotStarted))
-        .map(|st| {
-            let word = match st.state {
-                StageActivity::NotStarted => "not started",
-                StageActivity::WaitingForApproval => "waiting for approval",
-                StageActivity::Updating => "updating",
-                StageActivity::TimedWait => "timed wait",
-                StageActivity::Stopped => "stopped",
-                StageActivity::Done => "done",
-                StageActivity::Skipped => "skipped",
-                StageActivity::Failed => "failed",
-            };
-            let why = (st.state == StageActivity::WaitingForApproval)
-                .then(|| approvals.map(|a| format!("; {a}")))
-                .flatten();
-            view! { <li><strong>{st.stage.clone()}</strong>" "<em>{word}</em>": "{st.reason.clone()}{why}</li> }
-        })
-        .collect_view();
+    {
+        let word = match st.state {
+            StageActivity::NotStarted => "not started",
+            StageActivity::WaitingForApproval => "waiting for approval",
+            StageActivity::Updating => "updating",
+            StageActivity::TimedWait => "timed wait",
+            StageActivity::Stopped => "stopped",
+            StageActivity::Done => "done",
+            StageActivity::Skipped => "skipped",
+            StageActivity::Failed => "failed",
+        };
+        let why = match approvals {
+            Some(a) if st.state == StageActivity::WaitingForApproval => format!("; {a}"),
+            _ => String::new(),
+        };
+        let _ = write!(
+            out,
+            "<li><strong>{}</strong> <em>{word}</em>: {}{}</li>",
+            xml_escape(&st.stage),
+            xml_escape(&st.reason),
+            xml_escape(&why)
+        );
+    }
+    out.push_str(r#"</ul><ul class="snapshot-clusters">"#);
     let active: Vec<_> = s
         .clusters
         .iter()
@@ -877,20 +1001,23 @@ fn snapshot_view(s: &Snapshot, zone: &Zone, approvals: Option<&str>) -> impl Int
             )
         })
         .collect();
-    let more = active.len().saturating_sub(SHOWN);
-    let clusters = active
-        .iter()
-        .take(SHOWN)
-        .map(|cl| view! { <li><strong>{cl.cluster.clone()}</strong>": "{cl.reason.clone()}</li> })
-        .collect_view();
-    view! {
-        <div class="snapshot" data-testid="snapshot" role="status">
-            <p class="snapshot-counts">{counts}</p>
-            <ul class="snapshot-stages">{stages}</ul>
-            <ul class="snapshot-clusters">{clusters}</ul>
-            {(more > 0).then(|| view! { <p class="note">{format!("and {more} more clusters updating")}</p> })}
-        </div>
+    for cl in active.iter().take(SHOWN) {
+        let _ = write!(
+            out,
+            "<li><strong>{}</strong>: {}</li>",
+            xml_escape(&cl.cluster),
+            xml_escape(&cl.reason)
+        );
     }
+    out.push_str("</ul>");
+    let more = active.len().saturating_sub(SHOWN);
+    if more > 0 {
+        let _ = write!(
+            out,
+            r#"<p class="note">and {more} more clusters updating</p>"#
+        );
+    }
+    out
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 //! The Gantt chart as markup: the axis, the rows in view, the availability strip and the legend, written
-//! as strings that one `innerHTML` per part turns into SVG.
+//! as strings that one `innerHTML` per part turns into SVG, and the frame's controls (toolbar, playback
+//! bar, foot) that both charts show.
 //!
 //! Both charts draw with it: the viewer that loads first (viewer.rs, in the main module, without
 //! Leptos) and the interactive chart (chart.rs) that replaces it, which rewrites a part when its layout,
@@ -357,4 +358,80 @@ pub fn legend_html(c: &Chart) -> String {
         );
     }
     s
+}
+
+// The frame's fixed texts, as macros so `concat!` can build each part's markup as one constant.
+macro_rules! toolbar_buttons {
+    () => {
+        r#"<button data-act="zoom-out" title="zoom out" aria-label="zoom out">−</button><button data-act="zoom-in" title="zoom in (or ctrl + mouse wheel, or pinch)" aria-label="zoom in">+</button><button data-act="earlier" title="earlier (or drag the chart)" aria-label="show earlier times">◀</button><button data-act="later" title="later" aria-label="show later times">▶</button><button data-act="fit" data-testid="fit" title="show the whole run in the width">Fit</button>"#
+    };
+}
+macro_rules! no_cursor {
+    () => {
+        "drag on the time axis, type a time or press play to replay the run"
+    };
+}
+macro_rules! no_selection {
+    () => {
+        "Hover or focus a bar for its times and reason; click or press Enter to keep it here."
+    };
+}
+macro_rules! selection_start {
+    () => {
+        concat!(
+            r#"<p class="selection" data-testid="selection" aria-live="polite">"#,
+            no_selection!(),
+            r#"</p><details class="legend-box""#
+        )
+    };
+}
+
+/// The toolbar's buttons (inside `div.chart-toolbar`). Each says what it does in `data-act`, which the
+/// interactive chart's one click listener on its root reads; in the viewer they do nothing until the
+/// app takes over. An embed has its play button here, since it shows no playback bar.
+pub fn toolbar_html(embed: bool) -> &'static str {
+    if embed {
+        concat!(
+            toolbar_buttons!(),
+            r#"<button data-act="play" data-testid="play" title="replay the run">▶ Play</button>"#
+        )
+    } else {
+        concat!(
+            toolbar_buttons!(),
+            r#"<button data-act="collapse" title="hide the cluster rows">Collapse all</button><button data-act="expand" title="show every cluster row">Expand all</button>"#
+        )
+    }
+}
+
+/// The note the toolbar ends with while the plan belongs to an earlier text.
+pub const STALE_NOTE: &str = r#"<span class="stale-note" data-testid="stale-note">stale: the text has errors; this is the last plan that could be computed</span>"#;
+
+/// What the cursor's time says while there is no cursor.
+pub const NO_CURSOR: &str = no_cursor!();
+
+/// What the selection line says until a bar is chosen.
+pub const NO_SELECTION: &str = no_selection!();
+
+/// The playback bar's controls (inside `div.playback`), with no cursor: play, the slider, the typed
+/// time and the cursor's time.
+pub const PLAYBACK_HTML: &str = concat!(
+    r#"<button data-act="play" data-testid="play" title="replay the run">▶ Play</button><input type="range" min="0" max="1000" aria-label="time cursor" value="0"><label class="cursor-at"><span class="visually-hidden">go to a time</span><input data-testid="cursor-input" size="17" placeholder="YYYY-MM-DD HH:MM" title="a time on the clock shown (or RFC 3339 with Z or an offset)" aria-invalid="false"></label><span class="cursor-time" data-testid="cursor-time" data-time="">"#,
+    no_cursor!(),
+    "</span>"
+);
+
+/// The foot (inside `div.chart-foot`): the selected bar's description and the legend, empty until the
+/// chart is laid out; an embed's legend starts folded.
+pub fn foot_html(embed: bool) -> &'static str {
+    if embed {
+        concat!(
+            selection_start!(),
+            r#"><summary>Legend</summary><ul class="legend" aria-label="legend"></ul></details>"#
+        )
+    } else {
+        concat!(
+            selection_start!(),
+            r#" open><summary>Legend</summary><ul class="legend" aria-label="legend"></ul></details>"#
+        )
+    }
 }

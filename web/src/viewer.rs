@@ -306,15 +306,10 @@ fn summary_html(out: &mut String, a: &Analysis, replan_ms: f64, zone: &Zone) {
 fn chart_skeleton(out: &mut String, has_plan: bool, embed: bool) {
     let _ = write!(
         out,
-        r#"<section class="chart{}" data-testid="chart" aria-label="rollout chart"><div class="chart-toolbar" role="toolbar" aria-label="chart view"><button title="zoom out" aria-label="zoom out">−</button><button title="zoom in (or ctrl + mouse wheel, or pinch)" aria-label="zoom in">+</button><button title="earlier (or drag the chart)" aria-label="show earlier times">◀</button><button title="later" aria-label="show later times">▶</button><button data-testid="fit" title="show the whole run in the width">Fit</button>"#,
-        if embed { " embed" } else { "" }
+        r#"<section class="chart{}" data-testid="chart" aria-label="rollout chart"><div class="chart-toolbar" role="toolbar" aria-label="chart view">{}</div>"#,
+        if embed { " embed" } else { "" },
+        markup::toolbar_html(embed)
     );
-    if embed {
-        out.push_str(r#"<button data-testid="play" title="replay the run">▶ Play</button>"#);
-    } else {
-        out.push_str(r#"<button title="hide the cluster rows">Collapse all</button><button title="show every cluster row">Expand all</button>"#);
-    }
-    out.push_str("</div>");
     if has_plan {
         out.push_str(r#"<svg class="axis" aria-hidden="true"></svg>"#);
     } else {
@@ -324,13 +319,13 @@ fn chart_skeleton(out: &mut String, has_plan: bool, embed: bool) {
     }
     out.push_str(r#"<div class="chart-body"><svg class="rows" role="group" aria-label="rollout timeline: one row per stage and cluster; Tab to the bars, then the arrow keys move between them and Enter describes one"></svg></div><div class="avail-box"></div>"#);
     if !embed {
-        out.push_str(r#"<div class="playback" data-testid="playback"><button data-testid="play" title="replay the run">▶ Play</button><input type="range" min="0" max="1000" aria-label="time cursor" value="0"><label class="cursor-at"><span class="visually-hidden">go to a time</span><input data-testid="cursor-input" size="17" placeholder="YYYY-MM-DD HH:MM" title="a time on the clock shown (or RFC 3339 with Z or an offset)" aria-invalid="false"></label><span class="cursor-time" data-testid="cursor-time" data-time="">drag on the time axis, type a time or press play to replay the run</span></div>"#);
+        out.push_str(r#"<div class="playback" data-testid="playback">"#);
+        out.push_str(markup::PLAYBACK_HTML);
+        out.push_str("</div>");
     }
-    let _ = write!(
-        out,
-        r#"<div class="chart-foot"><p class="selection" data-testid="selection" aria-live="polite">Hover or focus a bar for its times and reason; click or press Enter to keep it here.</p><details class="legend-box"{}><summary>Legend</summary><ul class="legend" aria-label="legend"></ul></details></div></section>"#,
-        if embed { "" } else { " open" }
-    );
+    out.push_str(r#"<div class="chart-foot">"#);
+    out.push_str(markup::foot_html(embed));
+    out.push_str("</div></section>");
 }
 
 /// Lays the plan out for the measured width and writes the axis, the rows in view, the availability
