@@ -78,14 +78,7 @@ impl<K: Copy + Send + Sync + 'static> Part<K> {
         if let Some(k) = self.now() {
             return f(k);
         }
-        self.asked.set_value(true);
-        let kit = self.kit;
-        let future = load();
-        spawn_local(async move {
-            let k = future.await;
-            kit.try_set(Some(k));
-            f(k);
-        });
+        self.start(load, f);
     }
 
     /// Starts fetching the part's chunk unless that has started already.
@@ -93,12 +86,22 @@ impl<K: Copy + Send + Sync + 'static> Part<K> {
         if self.asked.get_value() {
             return;
         }
+        self.start(load, |_| {});
+    }
+
+    /// Loads the part's chunk, keeps its kit, then runs `f` with it.
+    fn start<F: Future<Output = K> + 'static>(
+        &self,
+        load: impl FnOnce() -> F,
+        f: impl FnOnce(K) + 'static,
+    ) {
         self.asked.set_value(true);
         let kit = self.kit;
         let future = load();
         spawn_local(async move {
             let k = future.await;
             kit.try_set(Some(k));
+            f(k);
         });
     }
 }
