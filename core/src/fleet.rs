@@ -98,21 +98,24 @@ impl Scenario {
             }
             // Names grow with their index, so the last is the longest and the first too long is
             // found by bisection; neither needs the fleet to be generated.
-            let last = format_name(&gen.name, u64::from(gen.first) + u64::from(gen.count - 1));
+            // The pattern is split once for the last name and every probe of the bisection.
+            let pattern = Pattern::new(&gen.name);
+            let name_at = |k: u32| pattern.format(u64::from(gen.first) + u64::from(k));
+            let last = name_at(gen.count - 1);
             // Kubernetes measures object names in bytes, CEL's `size()` in characters.
             let first_longer = |limit: usize, measure: fn(&str) -> usize| {
                 (measure(&last) > limit).then(|| {
                     let (mut lo, mut hi) = (0u32, gen.count - 1);
                     while lo < hi {
                         let mid = lo + (hi - lo) / 2;
-                        let name = format_name(&gen.name, u64::from(gen.first) + u64::from(mid));
+                        let name = name_at(mid);
                         if measure(&name) > limit {
                             hi = mid;
                         } else {
                             lo = mid + 1;
                         }
                     }
-                    format_name(&gen.name, u64::from(gen.first) + u64::from(lo))
+                    name_at(lo)
                 })
             };
             if let Some(name) = first_longer(MAX_NAME, str::len) {
