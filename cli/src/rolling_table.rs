@@ -84,7 +84,7 @@ pub fn write_rolling(w: &mut dyn Write, r: &RollingDetail) -> io::Result<()> {
                     round.at.to_string(),
                     m.cluster.to_string(),
                     action(m.action).into(),
-                    m.why.clone(),
+                    m.why.to_string(),
                 ]);
             }
         }

@@ -290,7 +290,7 @@ fn rolling_updates_match_an_independent_model_of_the_controller_round_by_round()
             let failed_first = got
                 .moved
                 .iter()
-                .take_while(|m| m.why.starts_with("failed to apply"))
+                .take_while(|m| m.why.to_string().starts_with("failed to apply"))
                 .count() as i64;
             let out = moved.iter().filter(|(a, _)| *a != "add").count() as i64 - failed_first;
             let added = moved.iter().filter(|(a, _)| *a == "add").count() as i64;

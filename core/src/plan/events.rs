@@ -10,7 +10,7 @@ use std::ops::{Deref, DerefMut};
 
 use serde::{Serialize, Serializer};
 
-use super::text::{Message, Name, NameId};
+use super::text::{Counted, Message, Name, NameId};
 use crate::time::Time;
 
 /// Something that happened, at `at`. Its stage, cluster and the names in its message are places in
@@ -33,6 +33,9 @@ pub(crate) enum Kept {
     Static(&'static str),
     Owned(u32),
     Fill(&'static [&'static str], [NameId; 3]),
+    /// A [`Counted`] text by its place in the list's table of them (inline it would make every
+    /// event 16 bytes larger).
+    Counted(u32),
 }
 
 impl Kept {
@@ -50,6 +53,8 @@ pub struct Events {
     names: Vec<Name>,
     /// The texts of the messages that own theirs.
     texts: Vec<String>,
+    /// The messages that are counted texts.
+    counted: Vec<Counted>,
     list: Vec<Event>,
 }
 
@@ -58,6 +63,7 @@ impl Events {
         Events {
             names: Vec::new(),
             texts: Vec::new(),
+            counted: Vec::new(),
             list: Vec::with_capacity(events),
         }
     }
@@ -82,6 +88,10 @@ impl Events {
                 Kept::Owned((self.texts.len() - 1) as u32)
             }
             Message::Fill(parts, args) => Kept::Fill(parts, args),
+            Message::Counted(c) => {
+                self.counted.push(c);
+                Kept::Counted((self.counted.len() - 1) as u32)
+            }
         }
     }
 
@@ -94,6 +104,10 @@ impl Events {
             (Kept::Owned(j), Message::Text(Cow::Owned(t))) => {
                 self.texts[j as usize] = t;
                 Kept::Owned(j)
+            }
+            (Kept::Counted(j), Message::Counted(c)) => {
+                self.counted[j as usize] = c;
+                Kept::Counted(j)
             }
             (_, m) => self.keep(m),
         };
@@ -152,6 +166,7 @@ impl Events {
                 message: e.message,
                 names: &self.names,
                 texts: &self.texts,
+                counted: &self.counted,
             },
         }
     }
@@ -161,8 +176,10 @@ impl Events {
         let offset = self.names.len() as u32;
         let shift = |id: NameId| NameId::new(id.index() as u32 + offset);
         let text_offset = self.texts.len() as u32;
+        let counted_offset = self.counted.len() as u32;
         self.names.extend(other.names);
         self.texts.extend(other.texts);
+        self.counted.extend(other.counted);
         for mut e in other.list.into_iter().filter(|e| keep(e)) {
             e.stage = e.stage.map(shift);
             e.cluster = e.cluster.map(shift);
@@ -173,6 +190,7 @@ impl Events {
                     }
                 }
                 Kept::Owned(j) => *j += text_offset,
+                Kept::Counted(j) => *j += counted_offset,
                 Kept::Static(_) => {}
             }
             self.list.push(e);
@@ -250,6 +268,7 @@ pub struct MessageText<'a> {
     message: Kept,
     names: &'a [Name],
     texts: &'a [String],
+    counted: &'a [Counted],
 }
 
 impl MessageText<'_> {
@@ -258,7 +277,7 @@ impl MessageText<'_> {
         match self.message {
             Kept::Static(t) => Some(t),
             Kept::Owned(j) => Some(self.texts.get(j as usize).map_or("", String::as_str)),
-            Kept::Fill(..) => None,
+            Kept::Fill(..) | Kept::Counted(_) => None,
         }
     }
 }
@@ -267,6 +286,10 @@ impl fmt::Display for MessageText<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.message {
             Kept::Fill(parts, args) => Message::Fill(parts, args).write(self.names, f),
+            Kept::Counted(j) => match self.counted.get(j as usize) {
+                Some(c) => fmt::Display::fmt(c, f),
+                None => Ok(()),
+            },
             _ => f.write_str(self.whole().unwrap_or("")),
         }
     }

@@ -9,7 +9,7 @@ mod text;
 
 pub(crate) use events::Kept;
 pub use events::{Event, EventView, Events, MessageText};
-pub use text::{Labels, Message, Name, NameId};
+pub use text::{Counted, Labels, Message, Name, NameId};
 
 use serde::Serialize;
 

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use crate::plan::Name;
+use crate::plan::{Counted, Name};
 use crate::time::{Duration, Time};
 
 /// What only a rolling-update plan carries: the budget, the available-cluster line, rounds, a stall.
@@ -81,7 +81,8 @@ pub struct Move {
     /// The binding's name, shared (a round lists every cluster it moves).
     pub cluster: Name,
     pub action: Action,
-    pub why: String,
+    /// Why it moved (the round's counts in words), written when shown or serialized.
+    pub why: Counted,
 }
 
 /// One reconcile round that moved at least one binding.

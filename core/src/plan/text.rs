@@ -160,6 +160,7 @@ impl Labels {
 pub enum Message {
     Text(Cow<'static, str>),
     Fill(&'static [&'static str], [NameId; 3]),
+    Counted(Counted),
 }
 
 impl Message {
@@ -182,7 +183,65 @@ impl Message {
                 }
                 Ok(())
             }
+            Message::Counted(c) => c.write(f),
         }
+    }
+}
+
+/// A text of fixed parts and integers (`parts[0] numbers[0] parts[1] numbers[1] …`), written only
+/// when it is shown or serialized: a rolling plan gives every move it makes a reason with its round's
+/// counts, and writing those texts as the moves were made took two allocations a move (the move's
+/// and its event's copy), about half of a 1,000-cluster rolling plan's.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Counted {
+    parts: &'static [&'static str],
+    numbers: [i64; 3],
+}
+
+impl Counted {
+    /// `parts` interleaved with `numbers` (one fewer number than parts; at most three).
+    pub fn new(parts: &'static [&'static str], numbers: &[i64]) -> Counted {
+        debug_assert_eq!(parts.len(), numbers.len() + 1);
+        debug_assert!(numbers.len() <= 3);
+        let mut n = [0; 3];
+        for (slot, x) in n.iter_mut().zip(numbers) {
+            *slot = *x;
+        }
+        Counted { parts, numbers: n }
+    }
+
+    /// Writes the text: each number in decimal as `Display` writes it, `-` before a negative one.
+    fn write(&self, f: &mut dyn fmt::Write) -> fmt::Result {
+        let last = self.parts.len().saturating_sub(1);
+        for (i, part) in self.parts.iter().enumerate() {
+            f.write_str(part)?;
+            if let Some(n) = self.numbers.get(i).filter(|_| i < last) {
+                if *n < 0 {
+                    f.write_char('-')?;
+                }
+                let mut buf = [0; crate::decimal::LONGEST];
+                f.write_str(crate::decimal::decimal(n.unsigned_abs(), &mut buf))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Counted {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write(f)
+    }
+}
+
+impl fmt::Debug for Counted {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.to_string(), f)
+    }
+}
+
+impl Serialize for Counted {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
     }
 }
 
@@ -200,6 +259,7 @@ impl fmt::Debug for Message {
         match self {
             Message::Text(t) => fmt::Debug::fmt(t, f),
             Message::Fill(parts, args) => f.debug_tuple("Fill").field(parts).field(args).finish(),
+            Message::Counted(c) => fmt::Debug::fmt(c, f),
         }
     }
 }
@@ -213,6 +273,12 @@ impl From<&'static str> for Message {
 impl From<String> for Message {
     fn from(s: String) -> Message {
         Message::Text(Cow::Owned(s))
+    }
+}
+
+impl From<Counted> for Message {
+    fn from(c: Counted) -> Message {
+        Message::Counted(c)
     }
 }
 

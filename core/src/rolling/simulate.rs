@@ -7,7 +7,7 @@ use std::collections::VecDeque;
 
 use crate::engine::EventQueue;
 use crate::plan::rolling::AvailabilityPoint;
-use crate::plan::{Events, Labels, Name, NameId, Phase, PhaseKind};
+use crate::plan::{Counted, Events, Labels, Name, NameId, Phase, PhaseKind};
 use crate::rolling::availability::Profile;
 use crate::rolling::rounds::{self, Action, Counts, Move, Round};
 use crate::time::{Duration, Time};
@@ -284,24 +284,13 @@ pub fn simulate(
     }
 }
 
-/// `{before}{n}{between}{m}`, as `format!` writes it: a move's reason is written for every cluster
-/// the rollout moves, and the formatting machinery cost more than the rest of the round.
-fn counted_text(before: &str, n: i64, between: &str, m: i64) -> String {
-    let mut s = String::with_capacity(before.len() + between.len() + 24);
-    s.push_str(before);
-    push_int(&mut s, n);
-    s.push_str(between);
-    push_int(&mut s, m);
-    s
-}
-
-/// Appends `n` in decimal, as `Display` writes it.
-fn push_int(s: &mut String, n: i64) {
-    if n < 0 {
-        s.push('-');
-    }
-    crate::decimal::push_decimal(s, n.unsigned_abs());
-}
+/// A move's reasons: every cluster the rollout moves has one, with its round's counts, kept as parts
+/// and numbers ([`Counted`]) and written only when shown (the move and its `RolloutStarted` event).
+const FAILED_BEFORE: &[&str] =
+    &["failed to apply before: re-applied first, outside maxUnavailable"];
+const REMOVAL: &[&str] = &["no longer picked: removal ", " of maxToRemove ", ""];
+const UPDATE: &[&str] = &["in-place update ", " of maxToRemove ", ""];
+const ADD: &[&str] = &["newly picked: ", " of maxToAdd ", " (maxSurge ", ")"];
 
 impl Sim<'_> {
     /// The initial classification of every binding into counts and candidate lists (in name order).
@@ -356,14 +345,10 @@ impl Sim<'_> {
         let counts = self.counts;
         let max_to_remove = rounds::max_to_remove(&counts, self.max_unavailable);
         let max_to_add = rounds::max_to_add(&counts, self.max_surge);
-        let mut moves: Vec<(usize, Action, String)> = Vec::new();
+        let mut moves: Vec<(usize, Action, Counted)> = Vec::new();
         // Failed-to-apply bindings cannot make availability worse: they always go, outside the budget.
         while let Some(i) = self.apply_failed.pop_front() {
-            moves.push((
-                i,
-                Action::Update,
-                "failed to apply before: re-applied first, outside maxUnavailable".into(),
-            ));
+            moves.push((i, Action::Update, Counted::new(FAILED_BEFORE, &[])));
         }
         let mut budget = 0i64;
         while budget < max_to_remove {
@@ -374,12 +359,7 @@ impl Sim<'_> {
             moves.push((
                 i,
                 Action::Remove,
-                counted_text(
-                    "no longer picked: removal ",
-                    budget,
-                    " of maxToRemove ",
-                    max_to_remove,
-                ),
+                Counted::new(REMOVAL, &[budget, max_to_remove]),
             ));
         }
         while budget < max_to_remove {
@@ -390,12 +370,7 @@ impl Sim<'_> {
             moves.push((
                 i,
                 Action::Update,
-                counted_text(
-                    "in-place update ",
-                    budget,
-                    " of maxToRemove ",
-                    max_to_remove,
-                ),
+                Counted::new(UPDATE, &[budget, max_to_remove]),
             ));
         }
         let mut added = 0i64;
@@ -404,13 +379,11 @@ impl Sim<'_> {
                 break;
             };
             added += 1;
-            moves.push((i, Action::Add, {
-                let mut why = counted_text("newly picked: ", added, " of maxToAdd ", max_to_add);
-                why.push_str(" (maxSurge ");
-                push_int(&mut why, self.max_surge);
-                why.push(')');
-                why
-            }));
+            moves.push((
+                i,
+                Action::Add,
+                Counted::new(ADD, &[added, max_to_add, self.max_surge]),
+            ));
         }
         if moves.is_empty() {
             return false;
@@ -419,7 +392,7 @@ impl Sim<'_> {
         for (i, action, why) in moves {
             match action {
                 Action::Remove => self.remove(now, i),
-                Action::Update | Action::Add => self.roll(now, i, action, &why),
+                Action::Update | Action::Add => self.roll(now, i, action, why),
             }
             moved.push(Move {
                 cluster: self.b[i].cluster.clone(),
@@ -456,7 +429,7 @@ impl Sim<'_> {
     }
 
     /// An in-place update or an add: apply, then wait for availability as the resources allow.
-    fn roll(&mut self, now: Time, i: usize, action: Action, why: &str) {
+    fn roll(&mut self, now: Time, i: usize, action: Action, why: Counted) {
         let d = self.d;
         let cluster = Some(self.cluster_id(i));
         let labels = &self.labels;
@@ -479,7 +452,7 @@ impl Sim<'_> {
         b.up_to_date = true;
         b.moved = Some(action);
         self.events
-            .push_ids(now, "RolloutStarted", None, cluster, why.to_string().into());
+            .push_ids(now, "RolloutStarted", None, cluster, why.into());
         let applied = now.plus(d.apply);
         b.phases.push(Phase {
             kind: if action == Action::Add {
@@ -628,15 +601,20 @@ mod tests {
     fn a_moves_reason_writes_its_numbers_in_decimal_with_a_minus_sign_when_negative() {
         // Written by hand: the counts as decimal digits, a minus sign before negative ones.
         assert_eq!(
-            counted_text("in-place update ", 3, " of maxToRemove ", 120),
+            Counted::new(UPDATE, &[3, 120]).to_string(),
             "in-place update 3 of maxToRemove 120"
         );
-        assert_eq!(counted_text("a ", 0, " b ", -7), "a 0 b -7");
-        let mut s = String::new();
-        push_int(&mut s, i64::MIN);
-        assert_eq!(s, "-9223372036854775808");
-        s.clear();
-        push_int(&mut s, i64::MAX);
-        assert_eq!(s, "9223372036854775807");
+        assert_eq!(
+            Counted::new(ADD, &[0, -7, 2]).to_string(),
+            "newly picked: 0 of maxToAdd -7 (maxSurge 2)"
+        );
+        assert_eq!(
+            Counted::new(REMOVAL, &[i64::MIN, i64::MAX]).to_string(),
+            "no longer picked: removal -9223372036854775808 of maxToRemove 9223372036854775807"
+        );
+        assert_eq!(
+            Counted::new(FAILED_BEFORE, &[]).to_string(),
+            "failed to apply before: re-applied first, outside maxUnavailable"
+        );
     }
 }
