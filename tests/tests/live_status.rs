@@ -640,3 +640,60 @@ fn samples_drawn_in_chunks_combine_to_the_same_range() {
     assert_eq!(w.forecast, c.forecast);
     assert_eq!(w.stages, c.stages);
 }
+
+/// The web app reads a text as a run's status (and projects it) only when `looks_live` says it may
+/// be one, on every edit: every status the examples hold must pass, and a scenario must not, or a
+/// pasted status would silently plan as a scenario and a scenario would pay for a status read.
+#[wasm_bindgen_test(unsupported = test)]
+fn a_text_is_read_as_a_status_exactly_when_it_holds_a_status_key() {
+    let statuses = [
+        include_str!("../../examples/staged-in-progress.yaml"),
+        include_str!("../../examples/staged-in-progress.describe.txt"),
+        include_str!("../../examples/gke-rollout-in-progress.json"),
+    ];
+    for text in statuses {
+        assert!(status::looks_live(text), "{}", &text[..80]);
+    }
+    let scenarios = [
+        include_str!("../../examples/staged.yaml"),
+        include_str!("../../examples/gke-bank.yaml"),
+        include_str!("../../examples/kubefleet-manifests.yaml"),
+        include_str!("../../examples/rolling-move-west-east.yaml"),
+        include_str!("../../examples/large-fleet.yaml"),
+    ];
+    for text in scenarios {
+        assert!(!status::looks_live(text), "{}", &text[..80]);
+    }
+    // Each key of a status, as `kubectl get -o yaml`, `-o json`, `describe` and GKE print them, is
+    // found wherever it stands (first, last, between other text); the key cut short or with its
+    // letters' case changed is not one.
+    let scenario = include_str!("../../examples/staged.yaml");
+    for key in [
+        "stagesStatus:",
+        "\"stagesStatus\":",
+        "Stages Status:",
+        "placementStatuses:",
+        "\"versionUpgrade\":",
+        "membershipStates:",
+    ] {
+        let bare = key.trim_matches(|c| c == '"' || c == ':');
+        for text in [
+            key.to_string(),
+            format!("{key}\n{scenario}"),
+            format!("{scenario}\n  {key}"),
+            format!("{}{key}{}", &scenario[..40], &scenario[40..]),
+        ] {
+            assert!(status::looks_live(&text), "{key} in {:?}", &text[..40]);
+        }
+        let short = &bare[..bare.len() - 1];
+        assert!(
+            !status::looks_live(&format!("{scenario}\n{short}")),
+            "{short}"
+        );
+        let lower = bare.to_lowercase();
+        assert!(
+            !status::looks_live(&format!("{scenario}\n{lower}")),
+            "{lower}"
+        );
+    }
+}

@@ -136,18 +136,29 @@ pub fn combine(item: &Item, plan: &mut Plan, chunks: Vec<crate::plan::projection
     p.samples = None;
 }
 
+/// Keys only a rollout's status holds (KubeFleet run and placement statuses as `kubectl` prints them,
+/// YAML, JSON or `describe`; GKE rollouts and fleet feature states), each with the place of an `S` or
+/// `U` in it: every key holds one, and a scenario's text seldom does.
+const LIVE_KEYS: [(u8, usize, &str); 5] = [
+    (b'S', 6, "stagesStatus"),
+    (b'S', 0, "Stages Status:"),
+    (b'S', 9, "placementStatuses"),
+    (b'S', 10, "membershipStates"),
+    (b'U', 7, "versionUpgrade"),
+];
+
 /// Whether `text` may hold a rollout's status (cheap, before reading it): a front end that re-plans
 /// on every edit reads with [`load`] only then.
 pub fn looks_live(text: &str) -> bool {
-    [
-        "stagesStatus",
-        "Stages Status:",
-        "placementStatuses",
-        "versionUpgrade",
-        "membershipStates",
-    ]
-    .iter()
-    .any(|k| text.contains(k))
+    // Runs on every edit of the whole text: one pass for the rare bytes, then the keys around them,
+    // instead of one search of the text per key.
+    let bytes = text.as_bytes();
+    bytes.iter().enumerate().any(|(at, &c)| {
+        (c == b'S' || c == b'U')
+            && LIVE_KEYS.iter().any(|&(b, offset, key)| {
+                b == c && at >= offset && bytes[at - offset..].starts_with(key.as_bytes())
+            })
+    })
 }
 
 /// Reads `sources` (and `history`: earlier runs whose statuses only calibrate durations).
