@@ -12,8 +12,10 @@ pub fn sort_by<T>(v: &mut [T], mut cmp: impl FnMut(&T, &T) -> Ordering) {
     if v.len() < 2 {
         return;
     }
-    if let Some(mut order) = sorted_indices(v.len(), &mut |a, b| cmp(&v[a], &v[b])) {
-        permute(v, &mut order);
+    match sorted_indices(v.len(), &mut |a, b| cmp(&v[a], &v[b])) {
+        Order::Sorted => {}
+        Order::Small(mut order) => permute(v, &mut order[..v.len()]),
+        Order::Large(mut order) => permute(v, &mut order),
     }
 }
 
@@ -29,18 +31,46 @@ pub fn sort<T: Ord>(v: &mut [T]) {
     sort_by(v, T::cmp);
 }
 
-/// The indices `0..n` in the order `cmp` sorts them; ties keep their order. `None` when they are in
-/// that order already: a list in order (names listed or generated in order, events pushed in time
-/// order) is what a stable sort leaves as it is, found in n - 1 comparisons instead of a sort and
-/// two lists. Here rather than in [`sort_by`], so the check is compiled once, not per element type.
+/// At most this many elements are sorted in a list on the stack: a label map read from text is
+/// sorted per cluster, and the heap list of its indices was one of its few allocations.
+const SMALL: usize = 16;
+
+/// The order [`sorted_indices`] found.
+enum Order {
+    /// Already in order: nothing moves.
+    Sorted,
+    /// The first `n` places hold the order.
+    Small([usize; SMALL]),
+    Large(Vec<usize>),
+}
+
+/// The indices `0..n` in the order `cmp` sorts them; ties keep their order. [`Order::Sorted`] when
+/// they are in that order already: a list in order (names listed or generated in order, events pushed
+/// in time order) is what a stable sort leaves as it is, found in n - 1 comparisons instead of a sort
+/// and two lists. Here rather than in [`sort_by`], so the check is compiled once, not per element
+/// type.
 #[inline(never)]
-fn sorted_indices(n: usize, cmp: &mut dyn FnMut(usize, usize) -> Ordering) -> Option<Vec<usize>> {
+fn sorted_indices(n: usize, cmp: &mut dyn FnMut(usize, usize) -> Ordering) -> Order {
     if (1..n).all(|i| cmp(i - 1, i) != Ordering::Greater) {
-        return None;
+        return Order::Sorted;
+    }
+    if n <= SMALL {
+        // Insertion sort, stable: an index moves only past greater ones. The standard library's
+        // sort does the same below 20 elements, so the comparisons are as many.
+        let mut idx = [0; SMALL];
+        for i in 0..n {
+            let mut j = i;
+            while j > 0 && cmp(idx[j - 1], i) == Ordering::Greater {
+                idx[j] = idx[j - 1];
+                j -= 1;
+            }
+            idx[j] = i;
+        }
+        return Order::Small(idx);
     }
     let mut idx: Vec<usize> = (0..n).collect();
     idx.sort_by(|&a, &b| cmp(a, b));
-    Some(idx)
+    Order::Large(idx)
 }
 
 /// Rearranges `v` so that position `k` holds what was at `order[k]`, following each cycle once.
