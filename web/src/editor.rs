@@ -1,18 +1,51 @@
-//! The YAML editor: a plain text area with line numbers beside it, the lines diagnostics point at
-//! marked behind the text, and Enter keeping the line's indentation (one level more after a `key:`).
+//! The YAML editor: a text area with line numbers beside it, the lines diagnostics point at marked
+//! behind the text, Enter keeping the line's indentation, and for a long text only the lines near the
+//! view in the text area (a window), so an edit lays out a few hundred lines instead of thousands.
 //!
-//! Still a `<textarea>`: the browser's own editing, undo of a burst of typing, spell-check off, screen
-//! readers and phones all keep working. The gutter and the marks are drawn in a fixed line height and
-//! follow its scroll position.
+//! Still a `<textarea>`: the browser's own editing, caret, IME, spell-check off, screen readers and phones
+//! all keep working. It sits in a scroller as tall as the whole text (every line is exactly
+//! `LINE_HEIGHT` px: `white-space: pre`, no wrapping) and is exactly as tall and wide as the lines it holds,
+//! so it never scrolls itself: the browser scrolls the scroller to keep the caret in view. The gutter
+//! and the marks are placed by the text's own (logical) line numbers.
+//!
+//! Above `WINDOW_ABOVE` lines the text area holds only the lines in view and `MARGIN` lines each side;
+//! the text is the part before the window, the text area's value and the part after it. Chromium's text
+//! area holds a text node and a `<br>` per line and lays every line out again when its value is set and
+//! when an editing command walks to the caret (bench/REPORT.md: 17-18 ms for the 2,030 lines of a
+//! 1,000-cluster GKE text). The window moves when the view comes within `EDGE` lines of its edge
+//! (scrolling, or the caret taking the view along), keeping the caret's place in the text; never during
+//! an IME composition. What would cross the window is done on the whole text: Ctrl/Cmd+A selects the whole
+//! text (until the selection changes), and copying, cutting, typing or pasting over it acts on the whole
+//! text; Ctrl/Cmd+Home/End go to the text's ends; a paste is always inserted by the editor (one window
+//! laid out, not the pasted lines); a caret left outside the window by scrolling away is brought back
+//! by the next key, as the browser brings the view back to it. `EditorApi::select_line` selects any line.
+//!
+//! Known limits of a windowed (long) text: the browser's find-in-page sees only the window; the context
+//! menu's "Select all" selects the window; a selection dragged or shift-clicked from a place scrolled
+//! far away starts at the window's edge; the browser's own undo knows only the window (the app's
+//! Ctrl+Z steps its history of whole texts, so it is unaffected).
 
 use fleetplan::Severity;
 use leptos::html;
 use leptos::prelude::*;
+use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
+use web_sys::{HtmlElement, HtmlTextAreaElement};
 
 /// Line height and top padding of the text area, px; the gutter and marks use the same.
 pub const LINE_HEIGHT: f64 = 18.0;
 const PAD: f64 = 8.0;
+/// Texts of more lines than this are windowed. Below it a text area lays its lines out in about a
+/// millisecond, and the editor behaves as a plain text area.
+pub const WINDOW_ABOVE: usize = 400;
+/// Lines kept in the window above and below the view: a page up or down stays inside it.
+const MARGIN: usize = 80;
+/// The window moves when the view comes this close to one of its edges (that is not the text's end).
+const EDGE: usize = 20;
+/// Lines a window may grow by (typed or pasted into) before it is cut back around the view.
+const SLACK: usize = 300;
+/// Lines assumed in view while the editor is hidden (the form tab) and has no height.
+const VIEW_LINES_HIDDEN: usize = 40;
 
 /// What Enter inserts after `before` (the text up to the caret): a newline and the current line's
 /// indentation, two spaces more after a line ending in `:` (a mapping or list opens), and for a list
@@ -35,82 +68,866 @@ pub fn newline_for(before: &str) -> String {
     format!("\n{}", " ".repeat(n))
 }
 
-/// The editor. `replaced`: notified when `text` was set from elsewhere (an example, the form, undo),
+/// A selection in the whole text, in bytes; `backward` when its moving end is `start`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Sel {
+    start: usize,
+    end: usize,
+    backward: bool,
+}
+
+impl Sel {
+    fn caret(at: usize) -> Self {
+        Sel {
+            start: at,
+            end: at,
+            backward: false,
+        }
+    }
+    fn focus(&self) -> usize {
+        if self.backward {
+            self.start
+        } else {
+            self.end
+        }
+    }
+}
+
+/// Which lines the text area holds: lines `first..first + lines` of the text, bytes `start..end` (the
+/// newline before the part after the window belongs to that part).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Win {
+    first: usize,
+    lines: usize,
+    after: usize,
+    start: usize,
+    end: usize,
+    /// Widest line of the window, in columns: the text area is that wide.
+    cols: usize,
+    /// Ctrl+A selected the whole text (the text area shows its whole window selected).
+    all: bool,
+    composing: bool,
+    /// The selection, while the window is elsewhere (scrolled away from it).
+    away: Option<Sel>,
+    /// The scroller's position at its last scroll event.
+    seen_top: i32,
+    /// The position focusing kept until the focus's own scroll event has come.
+    hold: Option<i32>,
+    /// A mouse button is down on the text: a selection being dragged keeps its window.
+    dragging: bool,
+}
+
+impl Win {
+    fn windowed(&self) -> bool {
+        self.first > 0 || self.after > 0
+    }
+}
+
+/// Byte offset of the start of line `line` (0-based) of `text`; the text's length past its last line.
+fn line_start(text: &str, line: usize) -> usize {
+    if line == 0 {
+        return 0;
+    }
+    text.bytes()
+        .enumerate()
+        .filter(|(_, b)| *b == b'\n')
+        .nth(line - 1)
+        .map_or(text.len(), |(i, _)| i + 1)
+}
+
+/// The 0-based line of byte offset `at`.
+fn line_of(text: &str, at: usize) -> usize {
+    text.as_bytes()[..at.min(text.len())]
+        .iter()
+        .filter(|b| **b == b'\n')
+        .count()
+}
+
+fn line_count(text: &str) -> usize {
+    text.bytes().filter(|b| *b == b'\n').count() + 1
+}
+
+/// The byte offset of UTF-16 offset `units` (what selection offsets count) in `s`.
+fn byte_of_utf16(s: &str, units: u32) -> usize {
+    let mut n = 0u32;
+    for (i, c) in s.char_indices() {
+        if n >= units {
+            return i;
+        }
+        n += c.len_utf16() as u32;
+    }
+    s.len()
+}
+
+fn utf16_of_byte(s: &str, at: usize) -> u32 {
+    let mut n = 0u32;
+    for (i, c) in s.char_indices() {
+        if i >= at {
+            break;
+        }
+        n += c.len_utf16() as u32;
+    }
+    n
+}
+
+/// Widest line of `s` in monospace columns: a tab is `tab-size` (2), a character outside ASCII may be
+/// drawn two columns wide.
+fn columns(s: &str) -> usize {
+    s.split('\n')
+        .map(|l| {
+            l.chars()
+                .map(|c| match c {
+                    '\t' => 2,
+                    c if c.is_ascii() => 1,
+                    _ => 2,
+                })
+                .sum::<usize>()
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// The window, lines `first..last`, for a text of `total` lines whose view starts at line `top` and
+/// shows `view` lines.
+fn window_for(total: usize, top: usize, view: usize) -> (usize, usize) {
+    if total <= WINDOW_ABOVE {
+        return (0, total);
+    }
+    let top = top.min(total.saturating_sub(1));
+    (top.saturating_sub(MARGIN), (top + view + MARGIN).min(total))
+}
+
+/// The editor's elements.
+#[derive(Clone)]
+struct Dom {
+    root: HtmlElement,
+    scroller: HtmlElement,
+    sizer: HtmlElement,
+    gutter: HtmlElement,
+    code: HtmlElement,
+    marks: HtmlElement,
+    ta: HtmlTextAreaElement,
+}
+
+/// The editor's handle, for what the workbench asks of it (select a diagnostic's line).
+#[derive(Clone, Copy)]
+pub struct EditorApi {
+    text: RwSignal<String>,
+    win: StoredValue<Win>,
+    dom: StoredValue<Option<Dom>, LocalStorage>,
+    ready: RwSignal<bool>,
+}
+
+/// How `place` sets the selection.
+#[derive(Clone, Copy)]
+enum Caret {
+    /// Keep the selection's place in the text.
+    Keep,
+    Set(Sel),
+    /// At the text's end, as a text area puts it when its value is set.
+    End,
+}
+
+impl EditorApi {
+    pub fn new(text: RwSignal<String>) -> Self {
+        EditorApi {
+            text,
+            win: StoredValue::new(Win::default()),
+            dom: StoredValue::new_local(None),
+            ready: RwSignal::new(false),
+        }
+    }
+
+    fn dom(&self) -> Option<Dom> {
+        self.dom.try_with_value(|d| d.clone()).flatten()
+    }
+
+    /// Selects line `line` (1-based) of the text, focuses the editor and scrolls the line into the
+    /// view's upper third; a line past the text's end is ignored.
+    pub fn select_line(self, line: usize) {
+        let Some(d) = self.dom() else {
+            return;
+        };
+        let range = self.text.with_untracked(|t| {
+            if line == 0 || line > line_count(t) {
+                return None;
+            }
+            let s = line_start(t, line - 1);
+            Some((s, t[s..].find('\n').map_or(t.len(), |i| s + i)))
+        });
+        let Some((start, end)) = range else {
+            return;
+        };
+        // Its focus handler keeps the view where it was; the line is scrolled to below.
+        let _ = d.ta.focus();
+        let top =
+            ((line as f64 - 1.0) * LINE_HEIGHT - d.scroller.client_height() as f64 / 3.0).max(0.0);
+        self.win.update_value(|w| w.all = false);
+        place(
+            self,
+            Some(top),
+            Caret::Set(Sel {
+                start,
+                end,
+                backward: false,
+            }),
+            false,
+        );
+    }
+
+    /// The logical selection from the text area's own, or where the caret was left (`away`).
+    fn selection(self, d: &Dom, w: &Win) -> Sel {
+        if let Some(s) = w.away {
+            return s;
+        }
+        let value = d.ta.value();
+        let s = d.ta.selection_start().ok().flatten().unwrap_or(0);
+        let e = d.ta.selection_end().ok().flatten().unwrap_or(0);
+        let backward = prop(&d.ta, "selectionDirection").as_string().as_deref() == Some("backward");
+        Sel {
+            start: w.start + byte_of_utf16(&value, s),
+            end: w.start + byte_of_utf16(&value, e),
+            backward,
+        }
+    }
+}
+
+fn px(v: f64) -> String {
+    format!("{v}px")
+}
+
+fn set_style(el: &HtmlElement, name: &str, value: &str) {
+    let _ = el.style().set_property(name, value);
+}
+
+/// Lines in view and the first of them, at scroll position `top`.
+fn view_of(d: &Dom, top: f64) -> (usize, usize) {
+    let h = d.scroller.client_height() as f64;
+    let view = if h <= 0.0 {
+        VIEW_LINES_HIDDEN
+    } else {
+        (h / LINE_HEIGHT).ceil() as usize + 1
+    };
+    (((top - PAD).max(0.0) / LINE_HEIGHT) as usize, view)
+}
+
+/// Writes the window's line numbers, the text area's place and size and the scroller's height.
+fn draw_frame(d: &Dom, w: &Win) {
+    let total = w.first + w.lines + w.after;
+    let class = if w.windowed() {
+        "code-editor windowed"
+    } else {
+        "code-editor"
+    };
+    let _ = d.root.set_attribute("class", class);
+    set_style(
+        &d.sizer,
+        "height",
+        &px(total as f64 * LINE_HEIGHT + 2.0 * PAD),
+    );
+    set_style(&d.ta, "top", &px(w.first as f64 * LINE_HEIGHT));
+    // One line more than it holds: Enter never scrolls the text area itself before it grows.
+    set_style(
+        &d.ta,
+        "height",
+        &px((w.lines + 1) as f64 * LINE_HEIGHT + 2.0 * PAD),
+    );
+    draw_width(d, w.cols);
+    set_style(
+        &d.gutter,
+        "padding-top",
+        &px(PAD + w.first as f64 * LINE_HEIGHT),
+    );
+    let mut s = String::with_capacity(w.lines * 6);
+    for i in w.first + 1..=w.first + w.lines {
+        s.push_str(&i.to_string());
+        s.push('\n');
+    }
+    d.gutter.set_text_content(Some(&s));
+    let _ =
+        d.ta.set_attribute("data-first-line", &(w.first + 1).to_string());
+}
+
+/// A few columns to spare: typing at the end of the widest line never scrolls the text area itself.
+fn draw_width(d: &Dom, cols: usize) {
+    set_style(
+        &d.code,
+        "width",
+        &format!("calc({}ch + {}px)", cols + 4, 2.0 * PAD),
+    );
+}
+
+/// Puts the window around the view at scroll position `top` (the current one if `None`), holding the
+/// selection (`caret`) when the view or the selection's moving end is near it, and scrolls to `top`.
+/// `fresh`: the text changed without the text area (the window's offsets are stale).
+fn place(api: EditorApi, top: Option<f64>, caret: Caret, fresh: bool) {
+    let Some(d) = api.dom() else {
+        return;
+    };
+    let old = api.win.get_value();
+    let sel = match caret {
+        Caret::Set(s) => Some(s),
+        Caret::End => None,
+        Caret::Keep if fresh => None,
+        Caret::Keep => Some(api.selection(&d, &old)),
+    };
+    let top = top.unwrap_or(d.scroller.scroll_top() as f64);
+    let Some((w, value, sel)) = api.text.try_with_untracked(|t| {
+        let total = line_count(t);
+        let (top_line, view) = view_of(&d, top);
+        let (mut first, mut last) = window_for(total, top_line, view);
+        let sel = sel.unwrap_or(Sel::caret(t.len()));
+        let sel = Sel {
+            start: sel.start.min(t.len()),
+            end: sel.end.min(t.len()),
+            ..sel
+        };
+        // A selection whose moving end is in the window comes whole into it.
+        let focus = line_of(t, sel.focus());
+        if focus >= first && focus < last {
+            first = first.min(line_of(t, sel.start));
+            last = last.max(line_of(t, sel.end) + 1);
+        }
+        let start = line_start(t, first);
+        let end = if last >= total {
+            t.len()
+        } else {
+            line_start(t, last) - 1
+        };
+        let value = t[start..end].to_string();
+        let w = Win {
+            first,
+            lines: last - first,
+            after: total - last,
+            start,
+            end,
+            cols: columns(&value),
+            all: old.all,
+            composing: old.composing,
+            away: None,
+            seen_top: old.seen_top,
+            hold: None,
+            dragging: old.dragging,
+        };
+        (w, value, sel)
+    }) else {
+        return;
+    };
+    let mut w = w;
+    let moved = fresh || (w.first, w.start, w.end) != (old.first, old.start, old.end);
+    if moved {
+        draw_frame(&d, &w);
+        d.ta.set_value(&value);
+    }
+    if w.all {
+        let _ =
+            d.ta.set_selection_range(0, utf16_of_byte(&value, value.len()));
+    } else if sel.start >= w.start && sel.end <= w.end {
+        let s = utf16_of_byte(&value, sel.start - w.start);
+        let e = utf16_of_byte(&value, sel.end - w.start);
+        let dir = if sel.backward { "backward" } else { "forward" };
+        let _ = d.ta.set_selection_range(s, e);
+        let _ = js_sys::Reflect::set(&d.ta, &"selectionDirection".into(), &dir.into());
+    } else {
+        // The caret stays where it was in the text; the next key brings the view back to it.
+        w.away = Some(sel);
+        if moved {
+            let _ = d.ta.set_selection_range(0, 0);
+        }
+    }
+    w.seen_top = top.round() as i32;
+    api.win.set_value(w);
+    d.scroller.set_scroll_top(w.seen_top);
+}
+
+/// The text area's value changed (typing, Enter, a native edit): the text follows.
+fn edited(api: EditorApi, composing: bool, on_input: impl Fn()) {
+    let Some(d) = api.dom() else {
+        return;
+    };
+    let mut w = api.win.get_value();
+    let value = d.ta.value();
+    let lines = line_count(&value);
+    let cols = columns(&value);
+    let whole = !w.windowed()
+        && api
+            .text
+            .with_untracked(|t| w.start == 0 && w.end == t.len());
+    let new_end = w.start + value.len();
+    let text = if whole {
+        value
+    } else {
+        api.text.with_untracked(|t| {
+            let mut s = String::with_capacity(w.start + value.len() + t.len() - w.end);
+            s.push_str(&t[..w.start]);
+            s.push_str(&value);
+            s.push_str(&t[w.end..]);
+            s
+        })
+    };
+    w.end = new_end;
+    w.all = false;
+    w.away = None;
+    if lines != w.lines {
+        w.lines = lines;
+        w.cols = cols;
+        draw_frame(&d, &w);
+    } else if cols != w.cols {
+        w.cols = cols;
+        draw_width(&d, cols);
+    }
+    api.win.set_value(w);
+    api.text.set(text);
+    on_input();
+    if !composing {
+        settle(api);
+    }
+}
+
+/// Windows a text grown past `WINDOW_ABOVE` lines or a window grown too large, and unwindows a text
+/// shrunk under it. Reads no layout: it runs in a typed edit's input handler.
+fn settle(api: EditorApi) {
+    let w = api.win.get_value();
+    if w.composing {
+        return;
+    }
+    let total = w.first + w.lines + w.after;
+    let big = total > WINDOW_ABOVE && w.lines > 4 * MARGIN + SLACK;
+    if big || (w.windowed() && total <= WINDOW_ABOVE) {
+        place(api, None, Caret::Keep, false);
+    }
+}
+
+/// Moves the window when the view came near one of its edges.
+fn scrolled(api: EditorApi) {
+    let Some(d) = api.dom() else {
+        return;
+    };
+    let w = api.win.get_value();
+    if let Some(top) = w.hold {
+        api.win.update_value(|w| w.hold = None);
+        if d.scroller.scroll_top() != top {
+            d.scroller.set_scroll_top(top);
+        }
+        return;
+    }
+    let seen_top = d.scroller.scroll_top();
+    api.win.update_value(|w| w.seen_top = seen_top);
+    let w = api.win.get_value();
+    if !w.windowed() || w.composing || w.dragging {
+        return;
+    }
+    let (top, view) = view_of(&d, d.scroller.scroll_top() as f64);
+    let near_top = w.first > 0 && top < w.first + EDGE;
+    let near_bottom = w.after > 0 && top + view + EDGE > w.first + w.lines;
+    if near_top || near_bottom {
+        place(api, None, Caret::Keep, false);
+    }
+}
+
+/// Replaces bytes `start..end` of the text with `with` (a paste, a cut or Enter over the whole text),
+/// puts the caret after it and scrolls it into view.
+fn replace(api: EditorApi, start: usize, end: usize, with: &str, on_input: impl Fn()) {
+    let Some(d) = api.dom() else {
+        return;
+    };
+    let Some(text) = api.text.try_with_untracked(|t| {
+        let (start, end) = (start.min(t.len()), end.min(t.len()));
+        let mut s = String::with_capacity(t.len() - (end - start) + with.len());
+        s.push_str(&t[..start]);
+        s.push_str(with);
+        s.push_str(&t[end..]);
+        s
+    }) else {
+        return;
+    };
+    let caret = start + with.len();
+    let line = line_of(&text, caret);
+    api.text.set(text);
+    api.win.update_value(|w| {
+        w.all = false;
+        w.away = None;
+    });
+    place(
+        api,
+        Some(reveal(&d, line)),
+        Caret::Set(Sel::caret(caret)),
+        true,
+    );
+    on_input();
+}
+
+/// The scroll position that brings line `line` (0-based) into view, moving as little as possible.
+fn reveal(d: &Dom, line: usize) -> f64 {
+    let now = d.scroller.scroll_top() as f64;
+    let h = d.scroller.client_height() as f64;
+    let y = PAD + line as f64 * LINE_HEIGHT;
+    if y < now {
+        y - PAD
+    } else if y + LINE_HEIGHT > now + h {
+        y + LINE_HEIGHT + PAD - h
+    } else {
+        now
+    }
+}
+
+/// Whether Ctrl+A's whole-text selection still holds: the text area's whole window is selected.
+fn all_selected(api: EditorApi, d: &Dom) -> bool {
+    let w = api.win.get_value();
+    if !w.all {
+        return false;
+    }
+    let len = d.ta.value().encode_utf16().count() as u32;
+    let held = d.ta.selection_start().ok().flatten() == Some(0)
+        && d.ta.selection_end().ok().flatten() == Some(len);
+    if !held {
+        api.win.update_value(|w| w.all = false);
+    }
+    held
+}
+
+/// Drops the part before and after the window: an edit the browser makes over the whole text (typing
+/// or an IME over Ctrl+A's selection) then replaces all of it.
+fn collapse(api: EditorApi, d: &Dom) {
+    let len = api.text.with_untracked(|t| t.len());
+    api.win.update_value(|w| {
+        w.first = 0;
+        w.after = 0;
+        w.start = 0;
+        w.end = len;
+        w.all = false;
+    });
+    draw_frame(d, &api.win.get_value());
+}
+
+/// A property of a DOM object read without a typed binding: every binding the app uses is an import of
+/// the module each view loads first (an embed's too), and the editor's events' few fields need none.
+fn prop(target: &JsValue, name: &str) -> JsValue {
+    js_sys::Reflect::get(target, &name.into()).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// The text on a clipboard event's data (`clipboardData`), read or written as `text/plain`.
+fn clipboard(ev: &web_sys::Event) -> Option<web_sys::DataTransfer> {
+    let data = prop(ev, "clipboardData");
+    (!data.is_undefined() && !data.is_null()).then(|| data.unchecked_into())
+}
+
+/// One closure type for every listener: each type of closure handed to the browser is an import of the
+/// first module (an embed's too).
+fn listen(target: &web_sys::EventTarget, name: &str, f: impl FnMut(web_sys::Event) + 'static) {
+    let boxed: Box<dyn FnMut(web_sys::Event)> = Box::new(f);
+    let cb = Closure::wrap(boxed);
+    let _ = target.add_event_listener_with_callback(name, cb.as_ref().unchecked_ref());
+    // The editor's elements live as long as the workbench, which lives as long as the page.
+    cb.forget();
+}
+
+const MARKUP: &str = concat!(
+    r#"<div class="scroller"><div class="sizer">"#,
+    r#"<pre class="gutter" aria-hidden="true"></pre>"#,
+    r#"<div class="code"><div class="marks" aria-hidden="true"></div>"#,
+    r#"<textarea class="yaml" data-testid="yaml" spellcheck="false" autocomplete="off" autocapitalize="off" aria-label="scenario text (YAML)"></textarea>"#,
+    r#"</div></div></div>"#
+);
+
+fn child(root: &web_sys::Element, selector: &str) -> Option<HtmlElement> {
+    root.query_selector(selector).ok()??.dyn_into().ok()
+}
+
+/// Wires the editor's elements once they are mounted.
+fn setup(
+    api: EditorApi,
+    root: web_sys::HtmlDivElement,
+    on_input: impl Fn() + Copy + 'static,
+    on_commit: impl Fn() + Copy + 'static,
+) {
+    let (Some(scroller), Some(sizer), Some(gutter), Some(code), Some(marks), Some(ta)) = (
+        child(&root, ".scroller"),
+        child(&root, ".sizer"),
+        child(&root, ".gutter"),
+        child(&root, ".code"),
+        child(&root, ".marks"),
+        child(&root, "textarea"),
+    ) else {
+        return;
+    };
+    let ta: HtmlTextAreaElement = ta.unchecked_into();
+    let d = Dom {
+        root: root.unchecked_into(),
+        scroller,
+        sizer,
+        gutter,
+        code,
+        marks,
+        ta,
+    };
+    api.dom.set_value(Some(d.clone()));
+    place(api, Some(0.0), Caret::End, true);
+
+    // Tests and scripts fire plain `input` events: only a real one says whether an IME composes.
+    listen(&d.ta, "input", move |ev: web_sys::Event| {
+        let composing = prop(&ev, "isComposing").is_truthy();
+        edited(api, composing, on_input)
+    });
+    listen(&d.ta, "change", move |_: web_sys::Event| on_commit());
+    listen(&d.scroller, "scroll", move |_: web_sys::Event| {
+        scrolled(api)
+    });
+    // It is exactly as large as its lines: anything that scrolled it (a character typed past its
+    // width before it grew) is undone, the scroller shows the caret.
+    let ta = d.ta.clone();
+    listen(&d.ta, "scroll", move |_: web_sys::Event| {
+        if ta.scroll_top() != 0 || ta.scroll_left() != 0 {
+            ta.set_scroll_top(0);
+            ta.set_scroll_left(0);
+        }
+    });
+    // Focus by the keyboard scrolls a focused element into view, here to the window's first line,
+    // far above the view: the view stays where it was (the scroll event comes a frame later).
+    let dd = d.clone();
+    listen(&d.ta, "focus", move |_: web_sys::Event| {
+        let w = api.win.get_value();
+        if !w.windowed() {
+            return;
+        }
+        if dd.scroller.scroll_top() != w.seen_top {
+            dd.scroller.set_scroll_top(w.seen_top);
+        }
+        api.win.update_value(|w| w.hold = Some(w.seen_top));
+        // Scroll events come before the frame's animation callbacks.
+        request_animation_frame(move || api.win.update_value(|w| w.hold = None));
+    });
+    listen(&d.ta, "mousedown", move |_: web_sys::Event| {
+        api.win.update_value(|w| {
+            w.all = false;
+            w.away = None;
+            w.dragging = true;
+        })
+    });
+    if let Some(win) = web_sys::window() {
+        listen(&win, "mouseup", move |_: web_sys::Event| {
+            if api.win.get_value().dragging {
+                api.win.update_value(|w| w.dragging = false);
+                scrolled(api);
+            }
+        });
+    }
+    let dd = d.clone();
+    listen(&d.ta, "compositionstart", move |_: web_sys::Event| {
+        if all_selected(api, &dd) {
+            collapse(api, &dd);
+        }
+        api.win.update_value(|w| w.composing = true);
+    });
+    listen(&d.ta, "compositionend", move |_: web_sys::Event| {
+        api.win.update_value(|w| w.composing = false);
+        settle(api);
+        scrolled(api);
+    });
+    let dd = d.clone();
+    listen(&d.ta, "beforeinput", move |ev: web_sys::Event| {
+        let kind = prop(&ev, "inputType").as_string().unwrap_or_default();
+        if (kind.starts_with("insert") || kind.starts_with("delete")) && all_selected(api, &dd) {
+            collapse(api, &dd);
+        }
+    });
+    let dd = d.clone();
+    listen(&d.ta, "paste", move |ev: web_sys::Event| {
+        if api.win.get_value().composing {
+            return;
+        }
+        let Some(data) = clipboard(&ev).and_then(|c| c.get_data("text/plain").ok()) else {
+            return;
+        };
+        if data.is_empty() {
+            return;
+        }
+        ev.prevent_default();
+        // As the text area stores line breaks.
+        let data = data.replace("\r\n", "\n").replace('\r', "\n");
+        let (start, end) = if all_selected(api, &dd) {
+            (0, api.text.with_untracked(|t| t.len()))
+        } else {
+            let s = api.selection(&dd, &api.win.get_value());
+            (s.start, s.end)
+        };
+        replace(api, start, end, &data, on_input);
+    });
+    for name in ["copy", "cut"] {
+        let dd = d.clone();
+        listen(&d.ta, name, move |ev: web_sys::Event| {
+            if !all_selected(api, &dd) {
+                return;
+            }
+            let Some(c) = clipboard(&ev) else {
+                return;
+            };
+            ev.prevent_default();
+            let _ = api.text.with_untracked(|t| c.set_data("text/plain", t));
+            if ev.type_() == "cut" {
+                let len = api.text.with_untracked(|t| t.len());
+                replace(api, 0, len, "", on_input);
+            }
+        });
+    }
+    let dd = d.clone();
+    listen(&d.ta, "keydown", move |ev: web_sys::Event| {
+        key(api, &dd, ev.unchecked_ref(), on_input)
+    });
+}
+
+fn key(api: EditorApi, d: &Dom, ev: &web_sys::KeyboardEvent, on_input: impl Fn()) {
+    let w = api.win.get_value();
+    if ev.is_composing() || w.composing {
+        return;
+    }
+    let k = ev.key();
+    let ctrl = ev.ctrl_key() || ev.meta_key();
+    let (shift, alt) = (ev.shift_key(), ev.alt_key());
+    let modifier = matches!(
+        k.as_str(),
+        "Shift" | "Control" | "Alt" | "Meta" | "CapsLock"
+    );
+    if let Some(s) = w.away {
+        if !(modifier || ctrl && k.eq_ignore_ascii_case("c")) {
+            let line = api.text.with_untracked(|t| line_of(t, s.focus()));
+            place(api, Some(reveal(d, line)), Caret::Set(s), false);
+        }
+    }
+    let w = api.win.get_value();
+    let nav = matches!(
+        k.as_str(),
+        "ArrowUp"
+            | "ArrowDown"
+            | "ArrowLeft"
+            | "ArrowRight"
+            | "Home"
+            | "End"
+            | "PageUp"
+            | "PageDown"
+    );
+    if w.windowed() {
+        let len = api.text.with_untracked(|t| t.len());
+        let bottom = (w.first + w.lines + w.after) as f64 * LINE_HEIGHT;
+        if ctrl && !alt && !shift && k.eq_ignore_ascii_case("a") {
+            ev.prevent_default();
+            let _ =
+                d.ta.set_selection_range(0, d.ta.value().encode_utf16().count() as u32);
+            api.win.update_value(|w| w.all = true);
+            return;
+        }
+        let all = all_selected(api, d);
+        let to_end = matches!(k.as_str(), "End" | "ArrowDown" | "ArrowRight" | "PageDown");
+        if (ctrl && !alt && (k == "Home" || k == "End")) || (all && nav && !shift) {
+            ev.prevent_default();
+            let target = if to_end { len } else { 0 };
+            let sel = if shift && !all {
+                let s = api.selection(d, &w);
+                let anchor = if s.backward { s.end } else { s.start };
+                Sel {
+                    start: anchor.min(target),
+                    end: anchor.max(target),
+                    backward: target < anchor,
+                }
+            } else {
+                Sel::caret(target)
+            };
+            api.win.update_value(|w| w.all = false);
+            place(
+                api,
+                Some(if to_end { bottom } else { 0.0 }),
+                Caret::Set(sel),
+                false,
+            );
+            return;
+        }
+        if all && nav {
+            api.win.update_value(|w| w.all = false);
+        }
+    }
+    if k != "Enter" || ctrl || alt || shift {
+        return;
+    }
+    if all_selected(api, d) {
+        ev.prevent_default();
+        let len = api.text.with_untracked(|t| t.len());
+        replace(api, 0, len, &newline_for(""), on_input);
+        return;
+    }
+    let (Ok(Some(start)), Ok(Some(end))) = (d.ta.selection_start(), d.ta.selection_end()) else {
+        return;
+    };
+    // The line's indentation is in the window: the window starts at a line's start.
+    let value = d.ta.value();
+    let before = &value[..byte_of_utf16(&value, start)];
+    ev.prevent_default();
+    let insert = newline_for(before);
+    if d.ta
+        .set_range_text_with_start_and_end_and_mode(&insert, start, end, "end")
+        .is_ok()
+    {
+        edited(api, false, on_input);
+    }
+}
+
+/// The editor of `api`'s text. `replaced`: notified when the text was set from elsewhere (an example, the form, undo),
 /// the only texts written into the text area; `marks`: (line, severity) of the diagnostics;
 /// `focused`: the line a click on a diagnostic selected, marked more strongly.
 #[component]
 pub fn YamlEditor(
-    text: RwSignal<String>,
     replaced: Trigger,
-    node: NodeRef<html::Textarea>,
+    api: EditorApi,
     #[prop(into)] marks: Signal<Vec<(usize, Severity)>>,
     #[prop(into)] focused: Signal<Option<usize>>,
     on_input: impl Fn() + Copy + Send + Sync + 'static,
     on_commit: impl Fn() + Copy + Send + Sync + 'static,
     #[prop(into)] hidden: Signal<bool>,
 ) -> impl IntoView {
-    let scroll = RwSignal::new(0.0_f64);
+    let root = NodeRef::<html::Div>::new();
+    Effect::new(move |_| {
+        if let Some(el) = root.get() {
+            if api.dom().is_none() {
+                setup(api, el, on_input, on_commit);
+                api.ready.set(true);
+            }
+        }
+    });
     // An edit typed here is already shown: only a text from elsewhere is written into the text area.
     // The effect follows `replaced`, not `text`, so a typed edit neither keeps a copy of the text to
     // compare with nor compares it (each a pass over 179 KB for a 1,000-cluster GKE text, in the
-    // edit's repaint). The text area's own value is compared instead, on the rare writes from elsewhere:
-    // the same text written again would move the caret to the end.
-    Effect::new(move |_| {
+    // edit's repaint). For a text under the window's threshold the text area's own value is compared
+    // instead, on the rare writes from elsewhere: the same text written again would move the caret to
+    // the end.
+    Effect::new(move |first: Option<()>| {
         replaced.track();
-        let Some(el) = node.get() else {
+        // The text the editor opened with is written when it is set up.
+        let (Some(()), Some(d)) = (first, api.dom()) else {
             return;
         };
-        text.with_untracked(|t| {
-            if el.value() != *t {
-                el.set_value(t);
-            }
-        });
+        let w = api.win.get_value();
+        let same = !w.windowed()
+            && api
+                .text
+                .with_untracked(|t| w.end == t.len() && d.ta.value() == *t);
+        if !same {
+            api.win.update_value(|w| {
+                w.all = false;
+                w.away = None;
+            });
+            place(api, None, Caret::End, true);
+        }
     });
-    let lines = Memo::new(move |_| text.with(|t| t.split('\n').count()));
-    let gutter = Memo::new(move |_| {
-        let n = lines.get();
-        let mut s = String::with_capacity(n * 5);
-        for i in 1..=n {
-            s.push_str(&i.to_string());
-            s.push('\n');
-        }
-        s
-    });
-    let on_key = move |ev: web_sys::KeyboardEvent| {
-        if ev.key() != "Enter"
-            || ev.ctrl_key()
-            || ev.meta_key()
-            || ev.alt_key()
-            || ev.shift_key()
-            || ev.is_composing()
-        {
-            return;
-        }
-        let Some(el) = node.get_untracked() else {
-            return;
-        };
-        let (Ok(Some(start)), Ok(Some(end))) = (el.selection_start(), el.selection_end()) else {
-            return;
-        };
-        let value = el.value();
-        // Selection offsets count UTF-16 units.
-        let units: Vec<u16> = value.encode_utf16().collect();
-        let before = String::from_utf16_lossy(&units[..(start as usize).min(units.len())]);
-        ev.prevent_default();
-        let insert = newline_for(&before);
-        if el
-            .set_range_text_with_start_and_end_and_mode(&insert, start, end, "end")
-            .is_ok()
-        {
-            text.set(el.value());
-            on_input();
-        }
-    };
-    let mark_views = move || {
+    Effect::new(move |_| {
         let f = focused.get();
+        let marks = marks.get();
+        api.ready.track();
+        let Some(d) = api.dom() else {
+            return;
+        };
+        let top = |line: usize| PAD + (line as f64 - 1.0) * LINE_HEIGHT;
         let mut seen = Vec::new();
-        let mut out = Vec::new();
-        for (line, sev) in marks.get() {
+        let mut html = String::new();
+        for (line, sev) in marks {
             if seen.contains(&line) {
                 continue;
             }
@@ -120,40 +937,21 @@ pub fn YamlEditor(
                 Severity::Warning => "mark mark-warning",
                 Severity::Info => "mark mark-info",
             };
-            out.push(view! { <div class=class style:top=format!("{}px", PAD + (line as f64 - 1.0) * LINE_HEIGHT)></div> });
+            html.push_str(&format!(
+                r#"<div class="{class}" style="top:{}px"></div>"#,
+                top(line)
+            ));
         }
         if let Some(line) = f {
-            out.push(view! { <div class="mark mark-focus" style:top=format!("{}px", PAD + (line as f64 - 1.0) * LINE_HEIGHT)></div> });
+            html.push_str(&format!(
+                r#"<div class="mark mark-focus" style="top:{}px"></div>"#,
+                top(line)
+            ));
         }
-        out
-    };
+        d.marks.set_inner_html(&html);
+    });
     view! {
-        <div class="code-editor" style:display=move || if hidden.get() { "none" } else { "flex" }>
-            <pre class="gutter" aria-hidden="true" style:transform=move || format!("translateY({}px)", -scroll.get())>{gutter}</pre>
-            <div class="code">
-                <div class="marks" aria-hidden="true" style:transform=move || format!("translateY({}px)", -scroll.get())>{mark_views}</div>
-                <textarea
-                    node_ref=node
-                    class="yaml"
-                    data-testid="yaml"
-                    spellcheck="false"
-                    autocomplete="off"
-                    autocapitalize="off"
-                    aria-label="scenario text (YAML)"
-                    on:input=move |ev| {
-                        text.set(event_target_value(&ev));
-                        on_input();
-                    }
-                    on:change=move |_| on_commit()
-                    on:keydown=on_key
-                    on:scroll=move |ev| {
-                        if let Some(el) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlTextAreaElement>().ok()) {
-                            scroll.set(el.scroll_top() as f64);
-                        }
-                    }
-                ></textarea>
-            </div>
-        </div>
+        <div class="code-editor" node_ref=root inner_html=MARKUP style:display=move || if hidden.get() { "none" } else { "flex" }></div>
     }
 }
 
@@ -170,5 +968,32 @@ mod tests {
         assert_eq!(newline_for("  - member1"), "\n  ");
         assert_eq!(newline_for("    waitTime: 1h"), "\n    ");
         assert_eq!(newline_for(""), "\n");
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn a_long_text_is_windowed_around_the_view_and_a_short_one_is_whole() {
+        assert_eq!(window_for(WINDOW_ABOVE, 100, 30), (0, WINDOW_ABOVE));
+        assert_eq!(
+            window_for(2000, 1000, 30),
+            (1000 - MARGIN, 1000 + 30 + MARGIN)
+        );
+        // At the text's ends the window stops there.
+        assert_eq!(window_for(2000, 0, 30), (0, 30 + MARGIN));
+        assert_eq!(window_for(2000, 1990, 30), (1990 - MARGIN, 2000));
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn offsets_convert_between_lines_bytes_and_utf16() {
+        let t = "ab\n😀c\n\nd";
+        assert_eq!(line_start(t, 0), 0);
+        assert_eq!(line_start(t, 1), 3);
+        assert_eq!(line_start(t, 3), 10);
+        assert_eq!(line_start(t, 9), t.len());
+        assert_eq!(line_of(t, 4), 1);
+        assert_eq!(line_count(t), 4);
+        // The emoji is four bytes and two UTF-16 units.
+        assert_eq!(byte_of_utf16(t, 5), 7);
+        assert_eq!(utf16_of_byte(t, 7), 5);
+        assert_eq!(columns("a\tb\n😀"), 4);
     }
 }

@@ -9,7 +9,6 @@ use std::time::Duration as StdDuration;
 use fleetplan::plan::Plan;
 use fleetplan::time::Time;
 use fleetplan::Severity;
-use leptos::html;
 use leptos::prelude::*;
 
 use crate::analysis::{self, Analysis};
@@ -209,7 +208,7 @@ fn build(a: BenchArgs) -> BenchViews {
         other.set(against.with(|b| (k.other_plan)(s.as_deref(), b)));
     });
 
-    let textarea = NodeRef::<html::Textarea>::new();
+    let yaml_editor = editor::EditorApi::new(text);
     // The editor's tabs: the YAML text (the default, and where diagnostics point) or the form.
     let form_tab = RwSignal::new(false);
     let scenario = Signal::derive(move || analysis.with(|a| a.scenario.clone()));
@@ -227,19 +226,7 @@ fn build(a: BenchArgs) -> BenchViews {
         })
     });
     let focused_line = RwSignal::new(None::<usize>);
-    let select_line = move |line: usize| {
-        let Some(el) = textarea.get_untracked() else {
-            return;
-        };
-        let value = el.value();
-        if let Some((s, e)) = analysis::line_range_utf16(&value, line) {
-            let _ = el.focus();
-            let _ = el.set_selection_range(s, e);
-            // Scroll the line into the upper third: the text area does not always do it on focus.
-            let top = (line as f64 - 1.0) * editor::LINE_HEIGHT - el.client_height() as f64 / 3.0;
-            el.set_scroll_top(top.max(0.0) as i32);
-        }
-    };
+    let select_line = move |line: usize| yaml_editor.select_line(line);
     // A diagnostic points into the text: show the YAML tab, then select the line once it is drawn.
     let focus_line = move |line: usize| {
         form_tab.set(false);
@@ -278,9 +265,8 @@ fn build(a: BenchArgs) -> BenchViews {
             {move || former.get(form::form_kit).map(|k| untrack(|| (k.view)(form_args)))}
         </Show>
         <YamlEditor
-            text=text
             replaced=replaced
-            node=textarea
+            api=yaml_editor
             marks=marks
             focused=focused_line
             on_input=move || {
