@@ -4,10 +4,14 @@
 
 use std::sync::Arc;
 
+use std::fmt::Write;
+
+use fleetplan::export::xml_escape;
 use fleetplan::plan::{Outcome, Plan};
 use fleetplan::time::Time;
 use fleetplan::zone::Zone;
 use fleetplan::Severity;
+use leptos::html;
 use leptos::prelude::*;
 
 use crate::analysis::Analysis;
@@ -16,15 +20,22 @@ use crate::on_demand::Part;
 use crate::{browser, clock, link};
 
 /// A time for people on the reader's clock, with the exact UTC instant in `data-time` and on hover.
-pub fn time_view(t: Option<Time>, testid: &'static str, zone: &Zone) -> AnyView {
+pub fn time_html(out: &mut String, t: Option<Time>, testid: &str, zone: &Zone) {
     match t {
         Some(t) => {
             let exact = t.to_string();
-            let human = zone.human(t);
-            let hover = format!("{exact} (UTC)");
-            view! { <time data-testid=testid data-time=exact.clone() datetime=exact title=hover>{human}</time> }.into_any()
+            let _ = write!(
+                out,
+                r#"<time data-testid="{testid}" data-time="{exact}" datetime="{exact}" title="{exact} (UTC)">{}</time>"#,
+                xml_escape(&zone.human(t))
+            );
         }
-        None => view! { <span data-testid=testid data-time="never">"never"</span> }.into_any(),
+        None => {
+            let _ = write!(
+                out,
+                r#"<span data-testid="{testid}" data-time="never">never</span>"#
+            );
+        }
     }
 }
 
@@ -46,155 +57,177 @@ pub(crate) fn counts_text(errors: usize, warnings: usize) -> String {
     )
 }
 
-/// The summary of the current analysis.
-#[component]
-pub fn Summary(analysis: Memo<Analysis>, replan_ms: StoredValue<f64>) -> impl IntoView {
-    let zone = clock::use_zone();
-    move || {
-        let z = zone.get();
-        analysis.with(|a| {
-            let errors = a.count(Severity::Error);
-            let warnings = a.count(Severity::Warning);
-            let counts = counts_text(errors, warnings);
-            let timing = format!("{:.1}", replan_ms.get_value());
-            // A text that does not load never shows an earlier plan as if it were this one.
-            let stale_note = a.stale_reason.clone().map(|why| {
-                let lead = if a.plan.is_some() {
-                    "Stale: the current text does not load, so this is the plan of an earlier version. "
-                } else {
-                    "No plan: the text does not load. "
-                };
-                view! { <p class="stale-reason" role="status" data-testid="stale-reason"><strong>{lead}</strong>{why}</p> }
-            });
-            // A text of a kind whose code is still on its way (GKE, KubeFleet objects): a moment.
-            let fetching = (!a.missing.is_empty()).then(|| {
-                view! { <p class="note" role="status" data-testid="fetching">"Fetching the code that reads and plans this kind of input…"</p> }
-            });
-            let Some(p) = a.plan.clone() else {
-                return view! {
-                    <div class="summary" data-testid="summary" data-replan-ms=timing>
-                        {fetching}
-                        {stale_note}
-                        <p class="counts">{counts}</p>
-                    </div>
-                }
-                .into_any();
-            };
-            let (outcome, outcome_class) = outcome_words(p.outcome);
-            let outcome_view = if a.stale {
-                view! { <span class="outcome outcome-warn" data-testid="outcome">"Stale plan"</span> }.into_any()
-            } else {
-                view! { <span class=format!("outcome {outcome_class}") data-testid="outcome">"The run "{outcome}</span> }.into_any()
-            };
-            let duration = p
-                .summary
-                .total_duration
-                .map_or_else(|| "—".to_string(), |d| d.human());
-            let exact_duration = p
-                .summary
-                .total_duration
-                .map_or_else(String::new, |d| d.to_string());
-            let etas = p
-                .summary
-                .stage_etas
-                .iter()
-                .map(|e| view! { <li><span class="eta-stage">{e.stage.clone()}</span>" "{time_view(e.end, "stage-eta", &z)}</li> })
-                .collect_view();
-            let name = p.scenario.clone().unwrap_or_else(|| p.run.clone());
-            let has_errors = errors > 0;
-            let runs_note = (a.runs > 1)
-                .then(|| format!("the input has {} update runs; showing the first", a.runs));
-            view! {
-                <div class="summary" class:stale=a.stale data-testid="summary" data-replan-ms=timing>
-                    {fetching}
-                    {stale_note}
-                    <div class="summary-main">
-                        <h2 class="run-name">{name}</h2>
-                        {outcome_view}
-                        <span class="counts" class:has-errors=has_errors>{counts}</span>
-                    </div>
-                    <dl class="facts">
-                        <div><dt>"start"</dt><dd>{time_view(Some(p.start), "plan-start", &z)}</dd></div>
-                        <div><dt>"end"</dt><dd>{time_view(p.end, "plan-end", &z)}</dd></div>
-                        <div><dt>"total"</dt><dd data-testid="plan-duration" data-duration=exact_duration>{duration}</dd></div>
-                        <div><dt>"clusters updated"</dt><dd>{format!("{} of {}", p.summary.clusters_updated, p.summary.clusters)}</dd></div>
-                    </dl>
-                    <ul class="kind-lines">{kind_lines(&p, &z).into_iter().map(|(id, t)| view! { <li data-testid=id>{t}</li> }).collect_view()}</ul>
-                    <ol class="etas" aria-label="end of each stage">{etas}</ol>
-                    {runs_note.map(|n| view! { <p class="note">{n}</p> })}
-                    {waits_view(&p, &z)}
-                    {assumptions_view(&p)}
-                </div>
-            }
-            .into_any()
-        })
+/// Why there is no plan, or why the plan shown is an earlier text's (a text that does not load never
+/// shows an earlier plan as if it were this one).
+pub fn stale_note_html(out: &mut String, a: &Analysis) {
+    if let Some(why) = &a.stale_reason {
+        let lead = if a.plan.is_some() {
+            "Stale: the current text does not load, so this is the plan of an earlier version. "
+        } else {
+            "No plan: the text does not load. "
+        };
+        let _ = write!(
+            out,
+            r#"<p class="stale-reason" role="status" data-testid="stale-reason"><strong>{lead}</strong>{}</p>"#,
+            xml_escape(why)
+        );
     }
+}
+
+/// The summary's class: a stale plan is drawn dimmed.
+pub fn summary_class(a: &Analysis) -> &'static str {
+    if a.stale && a.plan.is_some() {
+        "summary stale"
+    } else {
+        "summary"
+    }
+}
+
+/// What the summary says about `a`, inside its `<div class="summary">` (the viewer writes it around
+/// this, the app's [`Summary`] keeps one and rewrites its content).
+pub fn summary_html(out: &mut String, a: &Analysis, zone: &Zone) {
+    let errors = a.count(Severity::Error);
+    let warnings = a.count(Severity::Warning);
+    let counts = counts_text(errors, warnings);
+    // A text of a kind whose code is still on its way (GKE, KubeFleet objects): a moment.
+    if !a.missing.is_empty() {
+        out.push_str(r#"<p class="note" role="status" data-testid="fetching">Fetching the code that reads and plans this kind of input…</p>"#);
+    }
+    stale_note_html(out, a);
+    let Some(p) = &a.plan else {
+        let _ = write!(out, r#"<p class="counts">{counts}</p>"#);
+        return;
+    };
+    let name = p.scenario.clone().unwrap_or_else(|| p.run.clone());
+    let _ = write!(
+        out,
+        r#"<div class="summary-main"><h2 class="run-name">{}</h2>"#,
+        xml_escape(&name)
+    );
+    if a.stale {
+        out.push_str(
+            r#"<span class="outcome outcome-warn" data-testid="outcome">Stale plan</span>"#,
+        );
+    } else {
+        let (outcome, class) = outcome_words(p.outcome);
+        let _ = write!(
+            out,
+            r#"<span class="outcome {class}" data-testid="outcome">The run {outcome}</span>"#
+        );
+    }
+    let _ = write!(
+        out,
+        r#"<span class="counts{}">{counts}</span></div><dl class="facts"><div><dt>start</dt><dd>"#,
+        if errors > 0 { " has-errors" } else { "" },
+    );
+    time_html(out, Some(p.start), "plan-start", zone);
+    out.push_str("</dd></div><div><dt>end</dt><dd>");
+    time_html(out, p.end, "plan-end", zone);
+    let total = &p.summary.total_duration;
+    let _ = write!(
+        out,
+        r#"</dd></div><div><dt>total</dt><dd data-testid="plan-duration" data-duration="{}">{}</dd></div><div><dt>clusters updated</dt><dd>{} of {}</dd></div></dl><ul class="kind-lines">"#,
+        total.map_or_else(String::new, |d| d.to_string()),
+        total.map_or_else(|| "—".to_string(), |d| d.human()),
+        p.summary.clusters_updated,
+        p.summary.clusters
+    );
+    for (id, text) in kind_lines(p, zone) {
+        let _ = write!(out, r#"<li data-testid="{id}">{}</li>"#, xml_escape(&text));
+    }
+    out.push_str(r#"</ul><ol class="etas" aria-label="end of each stage">"#);
+    for e in &p.summary.stage_etas {
+        let _ = write!(
+            out,
+            r#"<li><span class="eta-stage">{}</span> "#,
+            xml_escape(&e.stage)
+        );
+        time_html(out, e.end, "stage-eta", zone);
+        out.push_str("</li>");
+    }
+    out.push_str("</ol>");
+    if a.runs > 1 {
+        let _ = write!(
+            out,
+            r#"<p class="note">the input has {} update runs; showing the first</p>"#,
+            a.runs
+        );
+    }
+    waits_html(out, p, zone);
+    assumptions_html(out, p);
 }
 
 /// The longest waits (the CLI's list): where, what, from when and for how long.
-fn waits_view(p: &Plan, zone: &Zone) -> Option<AnyView> {
+fn waits_html(out: &mut String, p: &Plan, zone: &Zone) {
     let waits = &p.summary.longest_waits;
     if waits.is_empty() {
-        return None;
+        return;
     }
-    let rows = waits
-        .iter()
-        .map(|w| {
-            let how_long = w
-                .duration
-                .map_or_else(|| "forever".to_string(), |d| d.human());
-            view! {
-                <tr>
-                    <td>{w.stage.clone()}</td>
-                    <td>{w.label.clone()}</td>
-                    <td>{zone.human(w.start)}</td>
-                    <td class="num">{how_long}</td>
-                </tr>
-            }
-        })
-        .collect_view();
-    Some(
-        view! {
-            <details class="summary-more" data-testid="longest-waits">
-                <summary>{format!("Longest waits ({})", waits.len())}</summary>
-                <table class="waits">
-                    <thead><tr><th>"stage"</th><th>"waiting for"</th><th>"from"</th><th>"for"</th></tr></thead>
-                    <tbody>{rows}</tbody>
-                </table>
-            </details>
-        }
-        .into_any(),
-    )
+    let _ = write!(
+        out,
+        r#"<details class="summary-more" data-testid="longest-waits"><summary>Longest waits ({})</summary><table class="waits"><thead><tr><th>stage</th><th>waiting for</th><th>from</th><th>for</th></tr></thead><tbody>"#,
+        waits.len()
+    );
+    for w in waits {
+        let _ = write!(
+            out,
+            r#"<tr><td>{}</td><td>{}</td><td>{}</td><td class="num">{}</td></tr>"#,
+            xml_escape(&w.stage),
+            xml_escape(&w.label),
+            xml_escape(&zone.human(w.start)),
+            w.duration
+                .map_or_else(|| "forever".to_string(), |d| d.human())
+        );
+    }
+    out.push_str("</tbody></table></details>");
 }
 
 /// Every assumption the simulation used, fleetplan's defaults marked.
-fn assumptions_view(p: &Plan) -> Option<AnyView> {
+fn assumptions_html(out: &mut String, p: &Plan) {
     if p.assumptions.is_empty() {
-        return None;
+        return;
     }
     let defaulted = p.assumptions.iter().filter(|a| a.defaulted).count();
-    let rows = p
-        .assumptions
-        .iter()
-        .map(|a| {
-            view! {
-                <li>
-                    <span class="assumption-field">{a.field.clone()}</span>
-                    {a.defaulted.then(|| view! { <span class="assumption-default">" (default)"</span> })}
-                    ": "{a.value.clone()}
-                </li>
-            }
-        })
-        .collect_view();
-    Some(
-        view! {
-            <details class="summary-more" data-testid="assumptions">
-                <summary>{format!("Assumptions ({}, {defaulted} by default)", p.assumptions.len())}</summary>
-                <ul class="assumptions">{rows}</ul>
-            </details>
-        }
-        .into_any(),
-    )
+    let _ = write!(
+        out,
+        r#"<details class="summary-more" data-testid="assumptions"><summary>Assumptions ({}, {defaulted} by default)</summary><ul class="assumptions">"#,
+        p.assumptions.len()
+    );
+    for x in &p.assumptions {
+        let _ = write!(
+            out,
+            r#"<li><span class="assumption-field">{}</span>{}: {}</li>"#,
+            xml_escape(&x.field),
+            if x.defaulted {
+                r#"<span class="assumption-default"> (default)</span>"#
+            } else {
+                ""
+            },
+            xml_escape(&x.value)
+        );
+    }
+    out.push_str("</ul></details>");
+}
+
+/// The summary of the current analysis: the viewer's markup ([`summary_html`]), rewritten whole when
+/// the analysis or the reader's zone changes, where a Leptos view per line used to be rebuilt whole
+/// anyway (so the first visit carries no view code for it).
+#[component]
+pub fn Summary(analysis: Memo<Analysis>, replan_ms: StoredValue<f64>) -> impl IntoView {
+    let zone = clock::use_zone();
+    let root = NodeRef::<html::Div>::new();
+    Effect::new(move |_| {
+        let z = zone.get();
+        let Some(el) = root.get() else { return };
+        analysis.with(|a| {
+            let mut html = String::with_capacity(2048);
+            summary_html(&mut html, a, &z);
+            el.set_class_name(summary_class(a));
+            let _ = el.set_attribute("data-replan-ms", &format!("{:.1}", replan_ms.get_value()));
+            el.set_inner_html(&html);
+        });
+    });
+    view! { <div class="summary" data-testid="summary" node_ref=root></div> }
 }
 
 /// What only this kind of plan can say: when each version reaches every cluster of each fleet (GKE);
@@ -305,29 +338,62 @@ pub fn kind_lines(p: &Plan, zone: &Zone) -> Vec<(&'static str, String)> {
     out
 }
 
-/// Embed mode's one-line caption: what the chart is, when it ends, and a way into the full app.
+/// Embed mode's one-line caption, inside its `<p class="embed-caption">`: what the chart is, when it
+/// ends, and a way into the full app at `open`.
+pub fn embed_caption_html(out: &mut String, p: &Plan, open: &str, zone: &Zone) {
+    let name = p.scenario.clone().unwrap_or_else(|| p.run.clone());
+    let _ = write!(out, r#"<strong>{}</strong> · ends "#, xml_escape(&name));
+    time_html(out, p.end, "plan-end", zone);
+    let _ = write!(
+        out,
+        r#" · <a href="{}" target="_blank" rel="noopener">open in fleetplan</a>"#,
+        xml_escape(open)
+    );
+}
+
+/// Embed mode's caption ([`embed_caption_html`]) on the current plan, hidden without one.
 #[component]
 pub fn EmbedCaption(plan: Signal<Option<Arc<Plan>>>, committed: RwSignal<String>) -> impl IntoView {
     let zone = clock::use_zone();
     // The link carries the text once the share codec's part is here; until then it opens the app.
     let sharer = Part::<ShareKit>::new();
-    move || {
+    let root = NodeRef::<html::P>::new();
+    // The plan and zone the caption was written for: when only the link's target changes (the share
+    // codec arrives), the link is kept and its href set, since a keyboard reader may be on it (an
+    // embed's first Tab brings the app, which puts the focus back on the link).
+    let drawn: StoredValue<Option<(Arc<Plan>, Arc<Zone>)>> = StoredValue::new(None);
+    Effect::new(move |_| {
         let kit = sharer.get(link::share_kit);
-        plan.get().map(|p| {
-            let name = p.scenario.clone().unwrap_or_else(|| p.run.clone());
-            let base = browser::app_url();
-            let open = match kit {
-                Some(k) => link::link_to(&base, &committed.with_untracked(|t| (k.encode)(t))),
-                None => base,
-            };
-            view! {
-                <p class="embed-caption">
-                    <strong>{name}</strong>" · ends "{time_view(p.end, "plan-end", &zone.get())}
-                    " · "<a href=open target="_blank" rel="noopener">"open in fleetplan"</a>
-                </p>
+        let z = zone.get();
+        let Some(el) = root.get() else { return };
+        let p = plan.get();
+        el.set_hidden(p.is_none());
+        let Some(p) = p else {
+            el.set_inner_html("");
+            drawn.set_value(None);
+            return;
+        };
+        let base = browser::app_url();
+        let open = match kit {
+            Some(k) => link::link_to(&base, &committed.with_untracked(|t| (k.encode)(t))),
+            None => base,
+        };
+        let same = drawn.with_value(|d| {
+            d.as_ref()
+                .is_some_and(|(dp, dz)| Arc::ptr_eq(dp, &p) && Arc::ptr_eq(dz, &z))
+        });
+        if same {
+            if let Ok(Some(a)) = el.query_selector("a") {
+                let _ = a.set_attribute("href", &open);
             }
-        })
-    }
+            return;
+        }
+        let mut html = String::new();
+        embed_caption_html(&mut html, &p, &open, &z);
+        el.set_inner_html(&html);
+        drawn.set_value(Some((p, z)));
+    });
+    view! { <p class="embed-caption" node_ref=root hidden></p> }
 }
 
 #[cfg(test)]

@@ -18,7 +18,7 @@ use fleetplan::gantt::{self, View};
 use fleetplan::parts::Parts;
 use fleetplan::time::{Time, DAY};
 use fleetplan::zone::Zone;
-use fleetplan::{Plan, Severity};
+use fleetplan::Plan;
 use wasm_bindgen::JsCast;
 
 use crate::analysis::{self, Analysis};
@@ -80,7 +80,7 @@ pub fn draw(host: &web_sys::Element, page: &Page<'_>) -> bool {
     if page.embed {
         match &a.plan {
             Some(p) => embed_caption(&mut html, p, page.payload, &zone),
-            None => no_plan_note(&mut html, &a),
+            None => summary::stale_note_html(&mut html, &a),
         }
         chart_skeleton(&mut html, a.plan.is_some(), true);
     } else {
@@ -149,155 +149,26 @@ fn zone_for(plan: Option<&Plan>, name: Option<&str>) -> Zone {
     crate::clock::zone_over(name, Time(from * week), Time(to * week))
 }
 
-/// A time as summary.rs's `time_view` writes it.
-fn time_html(out: &mut String, t: Option<Time>, testid: &str, zone: &Zone) {
-    match t {
-        Some(t) => {
-            let exact = t.to_string();
-            let _ = write!(
-                out,
-                r#"<time data-testid="{testid}" data-time="{exact}" datetime="{exact}" title="{exact} (UTC)">{}</time>"#,
-                xml_escape(&zone.human(t))
-            );
-        }
-        None => {
-            let _ = write!(
-                out,
-                r#"<span data-testid="{testid}" data-time="never">never</span>"#
-            );
-        }
-    }
-}
-
 /// Embed mode's caption (summary.rs `EmbedCaption`).
 fn embed_caption(out: &mut String, p: &Plan, payload: Option<&str>, zone: &Zone) {
-    let name = p.scenario.clone().unwrap_or_else(|| p.run.clone());
     let app = browser::app_url();
     let open = match payload {
         Some(payload) => format!("{app}#s={payload}"),
         None => app,
     };
-    let _ = write!(
-        out,
-        r#"<p class="embed-caption"><strong>{}</strong> · ends "#,
-        xml_escape(&name)
-    );
-    time_html(out, p.end, "plan-end", zone);
-    let _ = write!(
-        out,
-        r#" · <a href="{}" target="_blank" rel="noopener">open in fleetplan</a></p>"#,
-        xml_escape(&open)
-    );
-}
-
-/// Why there is no chart: the first error and its line (an embedded link whose text does not load).
-fn no_plan_note(out: &mut String, a: &Analysis) {
-    if let Some(why) = &a.stale_reason {
-        let _ = write!(
-            out,
-            r#"<p class="stale-reason" role="status" data-testid="stale-reason"><strong>No plan: the text does not load. </strong>{}</p>"#,
-            xml_escape(why)
-        );
-    }
+    out.push_str(r#"<p class="embed-caption">"#);
+    summary::embed_caption_html(out, p, &open, zone);
+    out.push_str("</p>");
 }
 
 /// The app's summary (summary.rs `Summary`) of a first analysis (never stale: nothing came before).
 fn summary_html(out: &mut String, a: &Analysis, replan_ms: f64, zone: &Zone) {
-    let errors = a.count(Severity::Error);
-    let warnings = a.count(Severity::Warning);
-    let counts = summary::counts_text(errors, warnings);
     let _ = write!(
         out,
-        r#"<div class="summary" data-testid="summary" data-replan-ms="{replan_ms:.1}">"#
+        r#"<div class="{}" data-testid="summary" data-replan-ms="{replan_ms:.1}">"#,
+        summary::summary_class(a)
     );
-    let Some(p) = &a.plan else {
-        no_plan_note(out, a);
-        let _ = write!(out, r#"<p class="counts">{counts}</p></div>"#);
-        return;
-    };
-    let (outcome, class) = summary::outcome_words(p.outcome);
-    let name = p.scenario.clone().unwrap_or_else(|| p.run.clone());
-    let _ = write!(
-        out,
-        r#"<div class="summary-main"><h2 class="run-name">{}</h2><span class="outcome {class}" data-testid="outcome">The run {outcome}</span><span class="counts{}">{counts}</span></div><dl class="facts"><div><dt>start</dt><dd>"#,
-        xml_escape(&name),
-        if errors > 0 { " has-errors" } else { "" },
-    );
-    time_html(out, Some(p.start), "plan-start", zone);
-    out.push_str("</dd></div><div><dt>end</dt><dd>");
-    time_html(out, p.end, "plan-end", zone);
-    let total = &p.summary.total_duration;
-    let _ = write!(
-        out,
-        r#"</dd></div><div><dt>total</dt><dd data-testid="plan-duration" data-duration="{}">{}</dd></div><div><dt>clusters updated</dt><dd>{} of {}</dd></div></dl><ul class="kind-lines">"#,
-        total.map_or_else(String::new, |d| d.to_string()),
-        total.map_or_else(|| "—".to_string(), |d| d.human()),
-        p.summary.clusters_updated,
-        p.summary.clusters
-    );
-    for (id, text) in summary::kind_lines(p, zone) {
-        let _ = write!(out, r#"<li data-testid="{id}">{}</li>"#, xml_escape(&text));
-    }
-    out.push_str(r#"</ul><ol class="etas" aria-label="end of each stage">"#);
-    for e in &p.summary.stage_etas {
-        let _ = write!(
-            out,
-            r#"<li><span class="eta-stage">{}</span> "#,
-            xml_escape(&e.stage)
-        );
-        time_html(out, e.end, "stage-eta", zone);
-        out.push_str("</li>");
-    }
-    out.push_str("</ol>");
-    if a.runs > 1 {
-        let _ = write!(
-            out,
-            r#"<p class="note">the input has {} update runs; showing the first</p>"#,
-            a.runs
-        );
-    }
-    let waits = &p.summary.longest_waits;
-    if !waits.is_empty() {
-        let _ = write!(
-            out,
-            r#"<details class="summary-more" data-testid="longest-waits"><summary>Longest waits ({})</summary><table class="waits"><thead><tr><th>stage</th><th>waiting for</th><th>from</th><th>for</th></tr></thead><tbody>"#,
-            waits.len()
-        );
-        for w in waits {
-            let _ = write!(
-                out,
-                r#"<tr><td>{}</td><td>{}</td><td>{}</td><td class="num">{}</td></tr>"#,
-                xml_escape(&w.stage),
-                xml_escape(&w.label),
-                xml_escape(&zone.human(w.start)),
-                w.duration
-                    .map_or_else(|| "forever".to_string(), |d| d.human())
-            );
-        }
-        out.push_str("</tbody></table></details>");
-    }
-    if !p.assumptions.is_empty() {
-        let defaulted = p.assumptions.iter().filter(|a| a.defaulted).count();
-        let _ = write!(
-            out,
-            r#"<details class="summary-more" data-testid="assumptions"><summary>Assumptions ({}, {defaulted} by default)</summary><ul class="assumptions">"#,
-            p.assumptions.len()
-        );
-        for x in &p.assumptions {
-            let _ = write!(
-                out,
-                r#"<li><span class="assumption-field">{}</span>{}: {}</li>"#,
-                xml_escape(&x.field),
-                if x.defaulted {
-                    r#"<span class="assumption-default"> (default)</span>"#
-                } else {
-                    ""
-                },
-                xml_escape(&x.value)
-            );
-        }
-        out.push_str("</ul></details>");
-    }
+    summary::summary_html(out, a, zone);
     out.push_str("</div>");
 }
 

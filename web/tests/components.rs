@@ -332,6 +332,70 @@ async fn ctrl_z_undoes_an_edit_and_ctrl_shift_z_redoes_it() {
 }
 
 #[wasm_bindgen_test]
+async fn a_broken_text_marks_the_summary_stale_and_a_problem_selects_its_line() {
+    // Rule (summary, diagnostics): a text that does not load keeps the last plan, said to be stale and
+    // why; a located problem's place button selects its line in the editor.
+    let host = mount(example(), false);
+    sleep(50).await;
+    assert_eq!(
+        host.query_selector("[data-testid=outcome]")
+            .unwrap()
+            .and_then(|o| o.text_content())
+            .as_deref(),
+        Some("The run succeeds")
+    );
+    type_text(&host, &format!("{}\n  - {{broken: [\n", example())).await;
+    sleep(400).await;
+    let summary = host
+        .query_selector("[data-testid=summary]")
+        .unwrap()
+        .unwrap();
+    assert!(summary.class_list().contains("stale"));
+    assert_eq!(
+        host.query_selector("[data-testid=outcome]")
+            .unwrap()
+            .and_then(|o| o.text_content())
+            .as_deref(),
+        Some("Stale plan")
+    );
+    assert!(host
+        .query_selector("[data-testid=stale-reason]")
+        .unwrap()
+        .is_some());
+    // An unknown key is a located warning.
+    type_text(
+        &host,
+        &example().replacen("    - name: staging", "    - name: staging\n      x: 1", 1),
+    )
+    .await;
+    sleep(400).await;
+    let place: HtmlElement = appeared(&host, ".diag-warning .diag-place[data-line]")
+        .await
+        .unchecked_into();
+    let line: usize = place.get_attribute("data-line").unwrap().parse().unwrap();
+    place.click();
+    sleep(50).await;
+    let ta: HtmlTextAreaElement = host
+        .query_selector("[data-testid=yaml]")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    assert!(document()
+        .active_element()
+        .is_some_and(|a| a.is_same_node(Some(&ta))));
+    let start = ta.selection_start().unwrap().unwrap() as usize;
+    let value = ta.value();
+    let selected_line = value
+        .encode_utf16()
+        .take(start)
+        .filter(|&c| c == u16::from(b'\n'))
+        .count()
+        + 1;
+    assert_eq!(selected_line, line, "the problem's line is selected");
+    host.remove();
+}
+
+#[wasm_bindgen_test]
 async fn rows_redrawn_in_place_after_an_edit_match_a_fresh_chart_of_the_new_text() {
     // The rows in view are updated in place when the plan changes; what they show must be exactly
     // what a chart opened on the edited text shows (every bar moves: the run ends 2 h later, so the
