@@ -332,6 +332,49 @@ async fn ctrl_z_undoes_an_edit_and_ctrl_shift_z_redoes_it() {
 }
 
 #[wasm_bindgen_test]
+async fn the_undo_and_redo_buttons_follow_the_history() {
+    // Rule (header, History): Undo is offered once there is an edit to go back on, Redo once there is
+    // an undone one; each button steps the text and the plan, and the other follows.
+    let host = mount(example(), false);
+    let undo: HtmlElement = appeared(&host, r#"header.top button[title^="undo"]"#)
+        .await
+        .unchecked_into();
+    let redo: HtmlElement = appeared(&host, r#"header.top button[title^="redo"]"#)
+        .await
+        .unchecked_into();
+    let disabled = |b: &HtmlElement| b.has_attribute("disabled");
+    sleep(50).await;
+    assert!(
+        disabled(&undo) && disabled(&redo),
+        "nothing to undo or redo yet"
+    );
+    type_text(
+        &host,
+        &example().replacen("waitTime: 1h", "waitTime: 3h", 1),
+    )
+    .await;
+    sleep(400).await;
+    assert_eq!(end_time(&host).as_deref(), Some("2026-11-23T14:15:00Z"));
+    assert!(
+        !disabled(&undo) && disabled(&redo),
+        "the edit can be undone"
+    );
+    undo.click();
+    sleep(50).await;
+    assert_eq!(end_time(&host).as_deref(), Some("2026-11-23T12:15:00Z"));
+    assert_eq!(yaml_text(&host), example());
+    assert!(
+        disabled(&undo) && !disabled(&redo),
+        "back at the start, the edit can be redone"
+    );
+    redo.click();
+    sleep(50).await;
+    assert_eq!(end_time(&host).as_deref(), Some("2026-11-23T14:15:00Z"));
+    assert!(!disabled(&undo) && disabled(&redo));
+    host.remove();
+}
+
+#[wasm_bindgen_test]
 async fn a_broken_text_marks_the_summary_stale_and_a_problem_selects_its_line() {
     // Rule (summary, diagnostics): a text that does not load keeps the last plan, said to be stale and
     // why; a located problem's place button selects its line in the editor.
