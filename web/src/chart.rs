@@ -11,8 +11,12 @@
 //! and `data-stage` say which bar or stage). The frame's controls (toolbar, playback bar, foot) and the
 //! snapshot at the cursor are `chart_markup`'s markup too: one click, input and change listener on the
 //! chart reads `data-act` (or the input's kind), and effects set what changes (labels, the slider, the
-//! cursor's time) on those elements; Leptos keeps the state, the axis and body frames and the cursor line. It never imports the editor: the read-only chart (embed
-//! mode, the JavaScript API, the web component) is this module and the summary alone.
+//! cursor's time) on those elements. The section itself holds `chart_markup::frame_html`, written once:
+//! one listener on it takes every event by its type and where it happened (the axis, the rows, the
+//! body), and effects rewrite the axis, the backdrop, the availability strip and the cursor's lines;
+//! Leptos keeps only the state (signals, memos, effects) and the live layer, mounted into the rows.
+//! It never imports the editor: the read-only chart (embed mode, the JavaScript API, the web
+//! component) is this module and the summary alone.
 //!
 //! By keyboard the bars are one tab stop: the arrow keys move between bars and rows (the chart scrolls
 //! rows into the DOM as needed), Enter keeps a bar's description under the chart, and every bar's
@@ -126,7 +130,15 @@ pub fn GanttChart(
 ) -> impl IntoView {
     let zone = clock::use_zone();
     let root = NodeRef::<html::Section>::new();
-    let body_ref = NodeRef::<html::Div>::new();
+    // The scrolling body, inside the section's markup.
+    let body_of = |root: Option<web_sys::HtmlElement>| {
+        root?
+            .query_selector(".chart-body")
+            .ok()??
+            .dyn_into::<web_sys::HtmlElement>()
+            .ok()
+    };
+    let body_ref = move || body_of(root.get_untracked());
     // Width of the time area, the label column and the scroll state of the body, measured from the DOM.
     let width = RwSignal::new(900.0_f64);
     let label_w = RwSignal::new(LABEL_WIDTH);
@@ -151,7 +163,7 @@ pub fn GanttChart(
     let printing = RwSignal::new(false);
 
     let measure = move || {
-        if let Some(Some(el)) = body_ref.try_get_untracked() {
+        if let Some(el) = body_of(root.try_get_untracked().flatten()) {
             let inner = el.client_width() as f64;
             let lw = label_width_for(inner);
             let _ = label_w.try_set(lw);
@@ -161,7 +173,7 @@ pub fn GanttChart(
         }
     };
     Effect::new(move |_| {
-        if body_ref.get().is_some() {
+        if root.get().is_some() {
             measure();
         }
     });
@@ -297,13 +309,7 @@ pub fn GanttChart(
         let handle = set_interval_with_handle(tick, std::time::Duration::from_millis(100)).ok();
         timer.set_value(handle);
     };
-    let cursor_from_axis = move |ev: &web_sys::MouseEvent| {
-        let Some(el) = ev
-            .current_target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-        else {
-            return;
-        };
+    let cursor_from_axis = move |ev: &web_sys::MouseEvent, el: &web_sys::Element| {
         let x =
             ev.client_x() as f64 - el.get_bounding_client_rect().left() - label_w.get_untracked();
         if let Some(v) = view.get_untracked() {
@@ -311,9 +317,31 @@ pub fn GanttChart(
             cursor.set(Some(v.time_at(x.max(0.0))));
         }
     };
-    let cursor_x = move || {
-        let t = cursor.get()?;
-        view.with(|v| v.as_ref().map(|v| v.x_at(t)))
+    // The cursor's line across the axis and the rows, each drawn last in its SVG (over the bars and
+    // the live layer); read untracked, so the frame's effect can draw it again in an axis it rewrote.
+    let draw_cursor = move || {
+        let Some(root) = root.get_untracked() else {
+            return;
+        };
+        let x = cursor
+            .get_untracked()
+            .and_then(|t| view.with_untracked(|v| v.as_ref().map(|v| v.x_at(t))));
+        let x = x.map(|x| markup::num(x + label_w.get_untracked()));
+        let h = laid.with_untracked(|l| l.as_ref().map_or(0.0, |l| l.chart.height));
+        for (svg, h) in [("svg.axis", AXIS_HEIGHT), ("svg.rows", h)] {
+            let Ok(Some(svg)) = root.query_selector(svg) else {
+                continue;
+            };
+            if let Ok(Some(old)) = svg.query_selector(":scope > line.cursor") {
+                old.remove();
+            }
+            if let Some(x) = &x {
+                let _ = svg.insert_adjacent_html(
+                    "beforeend",
+                    &format!(r#"<line class="cursor" x1="{x}" y1="0" x2="{x}" y2="{h}"></line>"#),
+                );
+            }
+        }
     };
 
     // Every change of view goes through here, tied to the plan it was made on.
@@ -338,7 +366,7 @@ pub fn GanttChart(
 
     // x of a client position inside the time area.
     let time_x = move |client_x: f64| {
-        body_ref.get_untracked().map_or(0.0, |el| {
+        body_ref().map_or(0.0, |el| {
             client_x - el.get_bounding_client_rect().left() - label_w.get_untracked()
         })
     };
@@ -429,8 +457,8 @@ pub fn GanttChart(
         });
     };
 
-    let on_scroll = move |_| {
-        if let Some(el) = body_ref.get_untracked() {
+    let on_scroll = move || {
+        if let Some(el) = body_ref() {
             scroll_top.set(el.scroll_top() as f64);
             viewport.set(viewport_height(&el));
         }
@@ -444,7 +472,7 @@ pub fn GanttChart(
         let Some(row) = l.chart.rows.get(pos.0) else {
             return;
         };
-        if let Some(el) = body_ref.get_untracked() {
+        if let Some(el) = body_ref() {
             let (top, h) = (el.scroll_top() as f64, viewport_height(&el));
             if row.y < top || row.y + row.height > top + h {
                 el.set_scroll_top((row.y - h / 3.0).max(0.0) as i32);
@@ -453,7 +481,7 @@ pub fn GanttChart(
         }
         focus_pos.set(Some(pos));
         let focus = move || {
-            let el = body_ref.get_untracked()?;
+            let el = body_ref()?;
             let selector = format!("[data-pos=\"{}:{}\"]", pos.0, pos.1);
             let bar = el.query_selector(&selector).ok()??;
             bar.dyn_into::<web_sys::SvgElement>().ok()?.focus().ok()
@@ -536,28 +564,63 @@ pub fn GanttChart(
         }
     });
 
-    let total_width = move || width.get() + label_w.get();
-    let chart_height = move || laid.with(|l| l.as_ref().map_or(0.0, |l| l.chart.height));
-
-    // The axis, the backdrop, the legend and the availability strip are markup written by
-    // `chart_markup` (as the viewer writes them), each set whole when what it shows changes.
-    let translate = move || format!("translate({},0)", label_w.get());
-    let of_chart = move |f: fn(&Chart) -> String| {
-        move || {
-            laid.with(|l| l.as_ref().map(|l| f(&l.chart)))
-                .unwrap_or_default()
+    // The axis (or why there is none), the rows SVG's size, clip path and backdrop, and the
+    // availability strip are markup written by `chart_markup` (as the viewer writes them), set when
+    // the layout, the view or the label column change.
+    Effect::new(move |_| {
+        let lw = label_w.get();
+        let total = width.get() + lw;
+        let (axis, height, defs, backdrop) = laid.with(|l| match l {
+            Some(l) => (
+                Some(markup::axis_html(&l.chart, lw)),
+                l.chart.height,
+                markup::rows_defs(lw, l.chart.height),
+                markup::backdrop(&l.chart),
+            ),
+            None => (None, 0.0, markup::rows_defs(lw, 0.0), String::new()),
+        });
+        // A rolling update's available clusters over time, on the chart's time axis.
+        let avail = view.with(|v| {
+            plan.with(|p| markup::availability_html(p.as_ref()?, v.as_ref()?, lw, total))
+        });
+        let Some(root) = root.get() else { return };
+        let find = |sel: &str| root.query_selector(sel).ok().flatten();
+        let (total, height) = (markup::num(total), markup::num(height));
+        match (axis, find("svg.axis"), find(".chart-empty")) {
+            (Some(html), None, Some(p)) => {
+                let _ = p.insert_adjacent_html("afterend", markup::AXIS_EMPTY);
+                p.remove();
+                if let Some(svg) = find("svg.axis") {
+                    draw_axis(&svg, &html, &total);
+                }
+            }
+            (Some(html), Some(svg), _) => draw_axis(&svg, &html, &total),
+            (None, Some(svg), _) => {
+                let _ = svg.insert_adjacent_html("afterend", markup::NO_PLAN);
+                svg.remove();
+            }
+            _ => {}
         }
-    };
-    let rows_defs = move || markup::rows_defs(label_w.get(), chart_height());
-    // A rolling update's available clusters over time, on the chart's time axis.
-    let avail = move || {
-        view.with(|v| {
-            plan.with(|p| {
-                markup::availability_html(p.as_ref()?, v.as_ref()?, label_w.get(), total_width())
-            })
-        })
-        .unwrap_or_default()
-    };
+        if let Some(svg) = find("svg.rows") {
+            let _ = svg.set_attribute("width", &total);
+            let _ = svg.set_attribute("height", &height);
+        }
+        if let Some(g) = find("svg.rows > g:first-child") {
+            g.set_inner_html(&defs);
+        }
+        if let Some(g) = find("svg.rows > g.backdrop") {
+            let _ = g.set_attribute("transform", &format!("translate({lw},0)"));
+            g.set_inner_html(&backdrop);
+        }
+        if let Some(b) = find(".avail-box") {
+            b.set_inner_html(&avail.unwrap_or_default());
+        }
+        draw_cursor();
+    });
+    Effect::new(move |_| {
+        cursor.track();
+        draw_cursor();
+    });
     // The rows in view: one string, set when the layout, the label column or the rows in view change
     // (an edit, a zoom, scrolling), instead of a view per row and bar. Tooltips are written here, for
     // the rows in view only (see `gantt::title_in`).
@@ -579,14 +642,14 @@ pub fn GanttChart(
                 ))
             })
         });
-        if let Some(Ok(Some(g))) = body_ref.get().map(|b| b.query_selector("g.rows-in-view")) {
+        if let Some(Ok(Some(g))) = body_of(root.get()).map(|b| b.query_selector("g.rows-in-view")) {
             rewrite_keeping_focus(&g, &html.unwrap_or_default());
         }
     });
     // The roving tab stop moves by two attributes, without redrawing the rows.
     Effect::new(move |_| {
         let stop = tab_stop.get();
-        let Some(body) = body_ref.get_untracked() else {
+        let Some(body) = body_ref() else {
             return;
         };
         if let Ok(Some(old)) = body.query_selector(r#"rect.bar[tabindex="0"]"#) {
@@ -675,9 +738,8 @@ pub fn GanttChart(
     let find = move |sel: &str| root.get_untracked()?.query_selector(sel).ok().flatten();
     Effect::new(move |_| {
         let stale = stale.get();
-        if root.get().is_none() {
-            return;
-        }
+        let Some(section) = root.get() else { return };
+        let _ = section.class_list().toggle_with_force("stale", stale);
         match (stale, find("[data-testid=stale-note]")) {
             (true, None) => {
                 if let Some(bar) = find(".chart-toolbar") {
@@ -802,82 +864,123 @@ pub fn GanttChart(
         }
     });
 
+    // The section's markup, written once: the effects above set what changes in it, and one listener
+    // on it (and the body's scroll, which does not bubble) takes every event, by its type and where
+    // it happened, instead of a Leptos view with listeners per element.
+    let in_part = |ev: &web_sys::Event, sel: &str| {
+        ev.target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|el| el.closest(sel).ok().flatten())
+    };
+    let on_event = move |ev: web_sys::Event| {
+        let kind = ev.type_();
+        let axis = in_part(&ev, "svg.axis");
+        let rows = in_part(&ev, "svg.rows");
+        let body = in_part(&ev, ".chart-body");
+        match kind.as_str() {
+            "click" => {
+                if rows.is_some() {
+                    on_rows_click(ev.clone().unchecked_into());
+                }
+                on_act(ev.unchecked_into());
+            }
+            "input" => on_slide(ev),
+            "change" => on_change(ev),
+            "keydown" if rows.is_some() => on_rows_key(ev.unchecked_into()),
+            "focusin" if body.is_some() => on_rows_focus(ev.unchecked_into()),
+            "wheel" if body.is_some() => on_wheel(ev.unchecked_into()),
+            "pointerdown" if body.is_some() => on_pointerdown(ev.unchecked_into()),
+            "pointermove" if body.is_some() => on_pointermove(ev.unchecked_into()),
+            "pointerup" | "pointercancel" if body.is_some() => on_pointerup(ev.unchecked_into()),
+            "scroll" => on_scroll(),
+            "mousedown" => {
+                if let Some(axis) = axis {
+                    axis_drag.set(true);
+                    cursor_from_axis(ev.unchecked_ref(), &axis);
+                }
+            }
+            "mousemove" => {
+                let m: &web_sys::MouseEvent = ev.unchecked_ref();
+                if let Some(axis) =
+                    axis.filter(|_| axis_drag.get_untracked() && m.buttons() & 1 == 1)
+                {
+                    cursor_from_axis(m, &axis);
+                }
+            }
+            "mouseup" if axis.is_some() => axis_drag.set(false),
+            // Leaving the axis (mouseleave does not bubble) ends a drag on it.
+            "mouseout" if axis.is_some() => {
+                let to = ev
+                    .unchecked_ref::<web_sys::MouseEvent>()
+                    .related_target()
+                    .and_then(|t| t.dyn_into::<web_sys::Node>().ok());
+                if !axis.is_some_and(|a| a.contains(to.as_ref())) {
+                    axis_drag.set(false);
+                }
+            }
+            _ => {}
+        }
+    };
+    // Once the section is in the page: its listeners, and the live layer mounted over the rows
+    // (before the cursor's line, which is drawn after it). The listeners live as long as the page:
+    // after the chart is gone they get no events.
+    Effect::new(move |_| {
+        let Some(section) = root.get() else { return };
+        untrack(|| {
+            let listener = wasm_bindgen::closure::Closure::<dyn Fn(web_sys::Event)>::new(on_event)
+                .into_js_value();
+            let f = listener.unchecked_ref();
+            for kind in [
+                "click",
+                "input",
+                "change",
+                "keydown",
+                "focusin",
+                "wheel",
+                "pointerdown",
+                "pointermove",
+                "pointerup",
+                "pointercancel",
+                "mousedown",
+                "mousemove",
+                "mouseup",
+                "mouseout",
+            ] {
+                let _ = section.add_event_listener_with_callback(kind, f);
+            }
+            if let Some(body) = body_of(Some(section.clone())) {
+                let _ = body.add_event_listener_with_callback("scroll", f);
+            }
+            if let Ok(Some(svg)) = section.query_selector("svg.rows") {
+                let height = Signal::derive(move || {
+                    laid.with(|l| l.as_ref().map_or(0.0, |l| l.chart.height))
+                });
+                leptos::mount::mount_to(svg.unchecked_into(), move || {
+                    view! { <crate::status_view::LiveOverlay plan=plan laid=laid view=view label_w=label_w height=height /> }
+                })
+                .forget();
+                draw_cursor();
+            }
+        });
+    });
+    let mut frame = String::with_capacity(4096);
+    markup::frame_html(&mut frame, laid.with_untracked(|l| l.is_some()), embed);
     view! {
         <section
-            class="chart"
-            class:embed=embed
-            class:stale=move || stale.get()
+            class=if embed { "chart embed" } else { "chart" }
             data-testid="chart"
             aria-label="rollout chart"
             node_ref=root
-            on:click=on_act
-            on:input=on_slide
-            on:change=on_change
-        >
-            <div class="chart-toolbar" role="toolbar" aria-label="chart view" inner_html=markup::toolbar_html(embed)></div>
-            <Show
-                when=move || laid.with(|l| l.is_some())
-                fallback=|| view! { <p class="chart-empty">"No plan to draw yet: fix the errors in the scenario."</p> }
-            >
-                <svg
-                    class="axis"
-                    width=total_width
-                    height=AXIS_HEIGHT
-                    aria-hidden="true"
-                    on:mousedown=move |ev| {
-                        axis_drag.set(true);
-                        cursor_from_axis(&ev);
-                    }
-                    on:mousemove=move |ev| {
-                        if axis_drag.get_untracked() && ev.buttons() & 1 == 1 {
-                            cursor_from_axis(&ev);
-                        }
-                    }
-                    on:mouseup=move |_| axis_drag.set(false)
-                    on:mouseleave=move |_| axis_drag.set(false)
-                >
-                    <title>"drag here to move the time cursor"</title>
-                    <g transform=translate inner_html=of_chart(markup::axis_ticks)></g>
-                    {move || cursor_x().map(|x| view! {
-                        <line class="cursor" x1=x + label_w.get() y1=0.0 x2=x + label_w.get() y2=AXIS_HEIGHT />
-                    })}
-                </svg>
-            </Show>
-            <div
-                class="chart-body"
-                node_ref=body_ref
-                on:scroll=on_scroll
-                on:wheel=on_wheel
-                on:pointerdown=on_pointerdown
-                on:pointermove=on_pointermove
-                on:pointerup=on_pointerup
-                on:pointercancel=on_pointerup
-                // Here, not on the SVG: Chromium makes an SVG element with a focus listener focusable.
-                on:focusin=on_rows_focus
-            >
-                <svg
-                    class="rows"
-                    width=total_width
-                    height=chart_height
-                    role="group"
-                    aria-label="rollout timeline: one row per stage and cluster; Tab to the bars, then the arrow keys move between them and Enter describes one"
-                    on:keydown=on_rows_key
-                    on:click=on_rows_click
-                >
-                    <g inner_html=rows_defs></g>
-                    <g class="backdrop" transform=translate inner_html=of_chart(markup::backdrop)></g>
-                    <g class="rows-in-view"></g>
-                    <crate::status_view::LiveOverlay plan=plan laid=laid view=view label_w=label_w height=Signal::derive(chart_height) />
-                    {move || cursor_x().map(|x| view! {
-                        <line class="cursor" x1=x + label_w.get() y1=0.0 x2=x + label_w.get() y2=chart_height() />
-                    })}
-                </svg>
-            </div>
-            <div class="avail-box" inner_html=avail></div>
-            {(!embed).then(|| view! { <div class="playback" data-testid="playback" inner_html=markup::PLAYBACK_HTML></div> })}
-            <div class="chart-foot" inner_html=markup::foot_html(embed)></div>
-        </section>
+            inner_html=frame
+        ></section>
     }
+}
+
+/// Draws the axis `svg` (`total` px wide) with its markup `html`.
+fn draw_axis(svg: &web_sys::Element, html: &str, total: &str) {
+    let _ = svg.set_attribute("width", total);
+    let _ = svg.set_attribute("height", &markup::num(AXIS_HEIGHT));
+    svg.set_inner_html(html);
 }
 
 /// Sets `g`'s markup. The bar or stage label that had the keyboard's focus in it gets it back in the

@@ -386,6 +386,34 @@ macro_rules! selection_start {
     };
 }
 
+/// What a chart's `<section>` holds before it is laid out: the toolbar, the axis (or, with no plan,
+/// why there is none), the scrolling body with the rows SVG's three groups (clip path and patterns,
+/// backdrop, rows in view), the availability strip's box, the playback bar (not in an embed) and the
+/// foot. The viewer writes it whole, then fills it; the interactive chart writes it once and its effects
+/// set only the parts that change.
+pub fn frame_html(out: &mut String, has_plan: bool, embed: bool) {
+    out.push_str(r#"<div class="chart-toolbar" role="toolbar" aria-label="chart view">"#);
+    out.push_str(toolbar_html(embed));
+    out.push_str("</div>");
+    out.push_str(if has_plan { AXIS_EMPTY } else { NO_PLAN });
+    out.push_str(r#"<div class="chart-body"><svg class="rows" role="group" aria-label="rollout timeline: one row per stage and cluster; Tab to the bars, then the arrow keys move between them and Enter describes one"><g></g><g class="backdrop"></g><g class="rows-in-view"></g></svg></div><div class="avail-box"></div>"#);
+    if !embed {
+        out.push_str(r#"<div class="playback" data-testid="playback">"#);
+        out.push_str(PLAYBACK_HTML);
+        out.push_str("</div>");
+    }
+    out.push_str(r#"<div class="chart-foot">"#);
+    out.push_str(foot_html(embed));
+    out.push_str("</div>");
+}
+
+/// The axis before it is drawn (its height is fixed; its width and ticks follow the layout).
+pub const AXIS_EMPTY: &str = r#"<svg class="axis" aria-hidden="true"></svg>"#;
+
+/// What the chart shows instead of its axis while there is no plan.
+pub const NO_PLAN: &str =
+    r#"<p class="chart-empty">No plan to draw yet: fix the errors in the scenario.</p>"#;
+
 /// The toolbar's buttons (inside `div.chart-toolbar`). Each says what it does in `data-act`, which the
 /// interactive chart's one click listener on its root reads; in the viewer they do nothing until the
 /// app takes over. An embed has its play button here, since it shows no playback bar.

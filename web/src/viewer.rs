@@ -172,31 +172,16 @@ fn summary_html(out: &mut String, a: &Analysis, replan_ms: f64, zone: &Zone) {
     out.push_str("</div>");
 }
 
-/// The chart's frame (chart.rs `GanttChart`): toolbar, empty axis and rows, foot. The buttons do
-/// nothing until the app takes over.
+/// The chart's frame (chart.rs `GanttChart`, whose `chart_markup::frame_html` it is): toolbar, empty
+/// axis and rows, foot. The buttons do nothing until the app takes over.
 fn chart_skeleton(out: &mut String, has_plan: bool, embed: bool) {
     let _ = write!(
         out,
-        r#"<section class="chart{}" data-testid="chart" aria-label="rollout chart"><div class="chart-toolbar" role="toolbar" aria-label="chart view">{}</div>"#,
+        r#"<section class="chart{}" data-testid="chart" aria-label="rollout chart">"#,
         if embed { " embed" } else { "" },
-        markup::toolbar_html(embed)
     );
-    if has_plan {
-        out.push_str(r#"<svg class="axis" aria-hidden="true"></svg>"#);
-    } else {
-        out.push_str(
-            r#"<p class="chart-empty">No plan to draw yet: fix the errors in the scenario.</p>"#,
-        );
-    }
-    out.push_str(r#"<div class="chart-body"><svg class="rows" role="group" aria-label="rollout timeline: one row per stage and cluster; Tab to the bars, then the arrow keys move between them and Enter describes one"></svg></div><div class="avail-box"></div>"#);
-    if !embed {
-        out.push_str(r#"<div class="playback" data-testid="playback">"#);
-        out.push_str(markup::PLAYBACK_HTML);
-        out.push_str("</div>");
-    }
-    out.push_str(r#"<div class="chart-foot">"#);
-    out.push_str(markup::foot_html(embed));
-    out.push_str("</div></section>");
+    markup::frame_html(out, has_plan, embed);
+    out.push_str("</section>");
 }
 
 /// Lays the plan out for the measured width and writes the axis, the rows in view, the availability

@@ -240,6 +240,62 @@ async fn the_time_cursor_tells_what_the_run_does_then() {
     );
 }
 
+/// The cursor's time as the playback bar holds it (RFC 3339, empty with no cursor).
+fn cursor_time(host: &Element) -> String {
+    host.query_selector("[data-testid=cursor-time]")
+        .unwrap()
+        .unwrap()
+        .get_attribute("data-time")
+        .unwrap_or_default()
+}
+
+#[wasm_bindgen_test]
+async fn the_axis_comes_with_a_plan_and_dragging_on_it_moves_the_cursor() {
+    // No plan yet: the chart says why where its axis would be.
+    let host = mount("strategy: [unclosed\n", false);
+    sleep(50).await;
+    assert!(host.query_selector(".chart-empty").unwrap().is_some());
+    assert!(host.query_selector("svg.axis").unwrap().is_none());
+    type_text(&host, example()).await;
+    sleep(400).await;
+    assert!(host.query_selector(".chart-empty").unwrap().is_none());
+    let axis = host
+        .query_selector("svg.axis")
+        .unwrap()
+        .expect("the axis once the text plans");
+    assert!(!all(&axis, "text.axis-major").is_empty());
+    // A mouse pressed on the axis puts the cursor there; moving it pressed moves the cursor along,
+    // until it leaves the axis.
+    let mouse = js_sys::Function::new_with_args(
+        "el, kind, x, y, buttons",
+        "el.dispatchEvent(new MouseEvent(kind, {bubbles: true, clientX: x, clientY: y, buttons}))",
+    );
+    let r = axis.get_bounding_client_rect();
+    let (left, y) = (r.left() + 180.0, r.top() + 10.0);
+    let at = |kind: &str, x: f64, buttons: u32| {
+        let args = js_sys::Array::of5(&axis, &kind.into(), &x.into(), &y.into(), &buttons.into());
+        mouse.apply(&wasm_bindgen::JsValue::NULL, &args).unwrap();
+    };
+    assert_eq!(cursor_time(&host), "");
+    at("mousedown", left + 200.0, 1);
+    sleep(50).await;
+    let first = cursor_time(&host);
+    assert!(!first.is_empty(), "a press on the axis sets the cursor");
+    assert_eq!(all(&host, "line.cursor").len(), 2);
+    at("mousemove", left + 400.0, 1);
+    sleep(50).await;
+    let dragged = cursor_time(&host);
+    assert!(dragged > first, "{dragged} after {first}");
+    at("mouseout", left + 400.0, 1);
+    at("mousemove", left + 600.0, 1);
+    sleep(50).await;
+    assert_eq!(
+        cursor_time(&host),
+        dragged,
+        "out of the axis, the drag ended"
+    );
+}
+
 #[wasm_bindgen_test]
 async fn the_form_edits_the_text_and_the_plan_follows() {
     let host = mount(example(), false);
