@@ -75,6 +75,14 @@ fn fire(target: &Element, name: &str) {
     target.dispatch_event(&ev).unwrap();
 }
 
+/// Types the example with its first stage's wait lengthened from 1h to 3h and waits for the re-plan:
+/// the run then ends two hours later than the example's.
+async fn lengthen_first_wait(host: &Element) {
+    type_text(host, &example().replacen("waitTime: 1h", "waitTime: 3h", 1)).await;
+    sleep(400).await;
+    assert_eq!(end_time(host).as_deref(), Some("2026-11-23T14:15:00Z"));
+}
+
 /// Types `text` into the editor as the browser would report it, once the editor is there (the
 /// editing side arrives after the first chart is painted).
 async fn type_text(host: &Element, text: &str) {
@@ -102,13 +110,7 @@ async fn the_example_is_charted_with_its_three_stages() {
 async fn an_edit_re_plans_after_the_pause_and_errors_keep_the_chart() {
     let host = mount(example(), false);
     sleep(50).await;
-    type_text(
-        &host,
-        &example().replacen("waitTime: 1h", "waitTime: 3h", 1),
-    )
-    .await;
-    sleep(400).await;
-    assert_eq!(end_time(&host).as_deref(), Some("2026-11-23T14:15:00Z"));
+    lengthen_first_wait(&host).await;
 
     type_text(&host, "strategy: [unclosed\n").await;
     sleep(400).await;
@@ -366,13 +368,7 @@ fn press_undo(shift: bool) {
 async fn ctrl_z_undoes_an_edit_and_ctrl_shift_z_redoes_it() {
     let host = mount(example(), false);
     sleep(50).await;
-    type_text(
-        &host,
-        &example().replacen("waitTime: 1h", "waitTime: 3h", 1),
-    )
-    .await;
-    sleep(400).await;
-    assert_eq!(end_time(&host).as_deref(), Some("2026-11-23T14:15:00Z"));
+    lengthen_first_wait(&host).await;
     press_undo(false);
     sleep(50).await;
     assert_eq!(end_time(&host).as_deref(), Some("2026-11-23T12:15:00Z"));
@@ -404,13 +400,7 @@ async fn the_undo_and_redo_buttons_follow_the_history() {
         disabled(&undo) && disabled(&redo),
         "nothing to undo or redo yet"
     );
-    type_text(
-        &host,
-        &example().replacen("waitTime: 1h", "waitTime: 3h", 1),
-    )
-    .await;
-    sleep(400).await;
-    assert_eq!(end_time(&host).as_deref(), Some("2026-11-23T14:15:00Z"));
+    lengthen_first_wait(&host).await;
     assert!(
         !disabled(&undo) && disabled(&redo),
         "the edit can be undone"
