@@ -138,23 +138,6 @@ pub fn waiting(previous: Option<&Analysis>, missing: Vec<Missing>) -> Analysis {
     }
 }
 
-/// The text span of line `line` (1-based) in `text`, in UTF-16 code units as the browser's
-/// `setSelectionRange` counts them; `None` past the end.
-pub fn line_range_utf16(text: &str, line: usize) -> Option<(u32, u32)> {
-    if line == 0 {
-        return None;
-    }
-    let mut start = 0u32;
-    for (i, l) in text.split('\n').enumerate() {
-        let len = l.encode_utf16().count() as u32;
-        if i + 1 == line {
-            return Some((start, start + len));
-        }
-        start += len + 1;
-    }
-    None
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -222,16 +205,5 @@ mod tests {
         assert!(a.plan.is_some());
         assert!(!a.stale);
         assert!(a.count(Severity::Error) > 0);
-    }
-
-    #[test]
-    fn line_ranges_count_utf16_units() {
-        let text = "a: 1\nb: \u{1F600}x\nc: 3";
-        assert_eq!(line_range_utf16(text, 1), Some((0, 4)));
-        // The emoji is two UTF-16 units.
-        assert_eq!(line_range_utf16(text, 2), Some((5, 11)));
-        assert_eq!(line_range_utf16(text, 3), Some((12, 16)));
-        assert_eq!(line_range_utf16(text, 4), None);
-        assert_eq!(line_range_utf16(text, 0), None);
     }
 }

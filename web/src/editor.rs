@@ -960,6 +960,23 @@ mod tests {
     use super::*;
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn selection_offsets_count_utf16_units() {
+        // The text area's selection offsets count UTF-16 units: the emoji is two (four bytes), the é
+        // one (two bytes), so a line's selection past them must not be taken as bytes.
+        let text = "a: 1\nb: \u{1F600}x\nc: \u{e9}3";
+        let emoji = text.find('\u{1F600}').unwrap();
+        assert_eq!(utf16_of_byte(text, emoji), 8);
+        assert_eq!(utf16_of_byte(text, emoji + 4), 10);
+        assert_eq!(byte_of_utf16(text, 10), emoji + 4);
+        let total = text.encode_utf16().count() as u32;
+        assert_eq!(utf16_of_byte(text, text.len()), total);
+        assert_eq!(byte_of_utf16(text, total), text.len());
+        for (i, _) in text.char_indices() {
+            assert_eq!(byte_of_utf16(text, utf16_of_byte(text, i)), i);
+        }
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn enter_keeps_the_indentation_and_opens_blocks() {
         assert_eq!(newline_for("name: x"), "\n");
         assert_eq!(newline_for("a: 1\n  clusters:"), "\n    ");
