@@ -33,13 +33,12 @@ use fleetplan::playback::{self, ClusterActivity, Snapshot, StageActivity};
 use fleetplan::time::Time;
 use fleetplan::zone::Zone;
 use fleetplan::Plan;
-use leptos::html;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::browser;
 use crate::chart_markup::{self as markup, label_width_for, viewport_height, LABEL_WIDTH};
 use crate::clock;
+use crate::{browser, dom};
 
 /// Height of the two-tier axis, px (the same as the SVG export's).
 const AXIS_HEIGHT: f64 = gantt::AXIS_HEIGHT;
@@ -113,23 +112,30 @@ pub fn shared_span(a: &Plan, b: &Plan) -> (Time, Time) {
     (va.start.min(vb.start), va.end.max(vb.end))
 }
 
-#[component]
-pub fn GanttChart(
-    /// The plan to draw; `None` shows a placeholder.
-    #[prop(into)]
+/// The interactive chart's `<section>`, made with plain DOM calls (see [`crate::dom`]); its effects
+/// run once the caller has placed it in the page (they start after the task that made it).
+///
+/// `plan`: the plan to draw (`None` shows a placeholder); `stale`: the plan belongs to an earlier text,
+/// drawn dimmed with a note; `embed`: embedded (iframe, web component, API), compact, the body fills
+/// the height it is given; `span`: a time window to fit instead of this plan's own (two charts compared
+/// side by side share one).
+pub fn gantt_chart(
     plan: Signal<Option<Arc<Plan>>>,
-    /// The plan belongs to an earlier text: drawn dimmed with a note.
-    #[prop(into)]
     stale: Signal<bool>,
-    /// Embedded (iframe, web component, API): compact, the body fills the height it is given.
-    #[prop(optional)]
     embed: bool,
-    /// A time window to fit instead of this plan's own: two charts compared side by side share one.
-    #[prop(optional, into)]
     span: Option<Signal<Option<(Time, Time)>>>,
-) -> impl IntoView {
+) -> web_sys::HtmlElement {
     let zone = clock::use_zone();
-    let root = NodeRef::<html::Section>::new();
+    let section = dom::element(
+        "section",
+        &[
+            ("class", if embed { "chart embed" } else { "chart" }),
+            ("data-testid", "chart"),
+            ("aria-label", "rollout chart"),
+        ],
+    )
+    .expect("a document");
+    let root = dom::Root::new(section.clone());
     // The scrolling body, inside the section's markup.
     let body_of = |root: Option<web_sys::HtmlElement>| {
         root?
@@ -955,25 +961,24 @@ pub fn GanttChart(
                 let height = Signal::derive(move || {
                     laid.with(|l| l.as_ref().map_or(0.0, |l| l.chart.height))
                 });
-                leptos::mount::mount_to(svg.unchecked_into(), move || {
-                    view! { <crate::status_view::LiveOverlay plan=plan laid=laid view=view label_w=label_w height=height /> }
-                })
-                .forget();
+                crate::status_view::live_overlay(
+                    svg,
+                    crate::status_view::OverlayArgs {
+                        plan,
+                        laid,
+                        view,
+                        label_w: label_w.into(),
+                        height,
+                    },
+                );
                 draw_cursor();
             }
         });
     });
     let mut frame = String::with_capacity(4096);
     markup::frame_html(&mut frame, laid.with_untracked(|l| l.is_some()), embed);
-    view! {
-        <section
-            class=if embed { "chart embed" } else { "chart" }
-            data-testid="chart"
-            aria-label="rollout chart"
-            node_ref=root
-            inner_html=frame
-        ></section>
-    }
+    section.set_inner_html(&frame);
+    section
 }
 
 /// Draws the axis `svg` (`total` px wide) with its markup `html`.

@@ -12,7 +12,7 @@ use fleetplan::zone::Zone;
 use fleetplan::Scenario;
 use leptos::prelude::*;
 
-use crate::chart::GanttChart;
+use crate::dom::{mount_view, Mounted};
 use crate::history::History;
 use crate::summary::outcome_words;
 use crate::{analysis, browser, clock};
@@ -51,15 +51,17 @@ pub struct CompareArgs {
 #[derive(Clone, Copy)]
 pub struct CompareKit {
     pub other_plan: fn(Option<&Scenario>, &Against) -> Option<Arc<Plan>>,
-    pub view: fn(CompareArgs) -> AnyView,
+    /// Mounts the comparison into the parent, before the node: a Leptos view, so the renderer comes
+    /// with this part.
+    pub mount: fn(&web_sys::Element, Option<&web_sys::Node>, CompareArgs) -> Mounted,
 }
 
 crate::on_demand! {
     pub fn compare_kit() -> CompareKit {
         CompareKit {
             other_plan,
-            view: |a| {
-                view! {
+            mount: |parent, before, a| {
+                mount_view(parent, before, move || view! {
                     <Comparison
                         plan=a.plan
                         other=a.other
@@ -69,8 +71,7 @@ crate::on_demand! {
                         history=a.history
                         span=a.span
                     />
-                }
-                .into_any()
+                })
             },
         }
     }
@@ -227,8 +228,19 @@ pub fn Comparison(
             })
         })
     };
+    // The other plan's chart, at the end of the comparison once it is mounted; made then, so that its
+    // effects (the first measures its width) run with it in the page.
+    let root = NodeRef::<leptos::html::Div>::new();
+    Effect::new(move |_| {
+        if let Some(el) = root.get() {
+            let other: Signal<Option<Arc<Plan>>> = other;
+            let chart =
+                untrack(|| crate::chart::gantt_chart(other, false.into(), false, Some(span)));
+            let _ = el.append_child(&chart);
+        }
+    });
     view! {
-        <div class="compare" data-testid="compare" role="region" aria-label="comparison">
+        <div class="compare" data-testid="compare" role="region" aria-label="comparison" node_ref=root>
             <div class="compare-pick">
                 <span>"Compare with:"</span>
                 <Show when=move || has_counterpart.get()>
@@ -248,7 +260,6 @@ pub fn Comparison(
             </div>
             {move || problem.get().map(|p| view! { <p class="form-problem" role="alert">{p}</p> })}
             {body}
-            <GanttChart plan=other stale=false span=span />
         </div>
     }
 }

@@ -11,44 +11,46 @@ use std::fmt::Write;
 use fleetplan::export::xml_escape;
 use fleetplan::visible::visible;
 use fleetplan::{Diagnostic, Severity};
-use leptos::html;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::analysis::Analysis;
 
-#[component]
-pub fn Diagnostics(
+pub fn diagnostics(
     analysis: Memo<Analysis>,
-    focus_line: impl Fn(usize) + Copy + Send + Sync + 'static,
-) -> impl IntoView {
-    let root = NodeRef::<html::Div>::new();
+    focus_line: impl Fn(usize) + Copy + 'static,
+) -> web_sys::HtmlElement {
+    let list = crate::dom::element(
+        "div",
+        &[
+            ("class", "diagnostics"),
+            ("data-testid", "diagnostics"),
+            ("role", "region"),
+            ("aria-label", "problems"),
+        ],
+    )
+    .expect("a document");
+    let el = list.clone();
     // What is on screen: a re-plan that changes no diagnostic (most edits, a live status's minute)
     // leaves the list, and a focused button in it, alone.
     let shown: StoredValue<Option<String>> = StoredValue::new(None);
     Effect::new(move |_| {
         let html = analysis.with(|a| diagnostics_html(&a.diagnostics));
-        let Some(el) = root.get() else { return };
         if shown.with_value(|s| s.as_deref() == Some(html.as_str())) {
             return;
         }
         rewrite_keeping_focus(&el, &html);
         shown.set_value(Some(html));
     });
-    let on_click = move |ev: web_sys::MouseEvent| {
-        let line = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .and_then(|el| el.closest("button[data-line]").ok().flatten())
-            .and_then(|b| b.get_attribute("data-line"))
+    crate::dom::listen(&list, &["click"], move |ev| {
+        let line = crate::dom::target_of(&ev)
+            .and_then(|el| crate::dom::closest_attr(&el, "button[data-line]", "data-line"))
             .and_then(|l| l.parse().ok());
         if let Some(l) = line {
             focus_line(l);
         }
-    };
-    view! {
-        <div class="diagnostics" data-testid="diagnostics" role="region" aria-label="problems" node_ref=root on:click=on_click></div>
-    }
+    });
+    list
 }
 
 /// Sets `el`'s markup; the button that had the keyboard's focus in it (the n-th) gets it back, so a

@@ -26,7 +26,6 @@
 //! Ctrl+Z steps its history of whole texts, so it is unaffected).
 
 use fleetplan::Severity;
-use leptos::html;
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -873,23 +872,45 @@ fn key(api: EditorApi, d: &Dom, ev: &web_sys::KeyboardEvent, on_input: impl Fn()
 /// The editor of `api`'s text. `replaced`: notified when the text was set from elsewhere (an example, the form, undo),
 /// the only texts written into the text area; `marks`: (line, severity) of the diagnostics;
 /// `focused`: the line a click on a diagnostic selected, marked more strongly.
-#[component]
-pub fn YamlEditor(
-    replaced: Trigger,
-    api: EditorApi,
-    #[prop(into)] marks: Signal<Vec<(usize, Severity)>>,
-    #[prop(into)] focused: Signal<Option<usize>>,
-    on_input: impl Fn() + Copy + Send + Sync + 'static,
-    on_commit: impl Fn() + Copy + Send + Sync + 'static,
-    #[prop(into)] hidden: Signal<bool>,
-) -> impl IntoView {
-    let root = NodeRef::<html::Div>::new();
+/// `hidden`: the form tab is shown instead.
+pub struct EditorArgs<I, C> {
+    pub replaced: Trigger,
+    pub api: EditorApi,
+    pub marks: Signal<Vec<(usize, Severity)>>,
+    pub focused: Signal<Option<usize>>,
+    pub on_input: I,
+    pub on_commit: C,
+    pub hidden: Signal<bool>,
+}
+
+pub fn yaml_editor(
+    args: EditorArgs<
+        impl Fn() + Copy + Send + Sync + 'static,
+        impl Fn() + Copy + Send + Sync + 'static,
+    >,
+) -> web_sys::HtmlElement {
+    let EditorArgs {
+        replaced,
+        api,
+        marks,
+        focused,
+        on_input,
+        on_commit,
+        hidden,
+    } = args;
+    let frame = crate::dom::element("div", &[("class", "code-editor")]).expect("a document");
+    frame.set_inner_html(MARKUP);
+    let el = frame.clone();
     Effect::new(move |_| {
-        if let Some(el) = root.get() {
-            if api.dom().is_none() {
-                setup(api, el, on_input, on_commit);
-                api.ready.set(true);
-            }
+        let _ = el
+            .style()
+            .set_property("display", if hidden.get() { "none" } else { "flex" });
+    });
+    let el = frame.clone();
+    Effect::new(move |_| {
+        if api.dom().is_none() {
+            setup(api, el.clone().unchecked_into(), on_input, on_commit);
+            api.ready.set(true);
         }
     });
     // An edit typed here is already shown: only a text from elsewhere is written into the text area.
@@ -950,9 +971,7 @@ pub fn YamlEditor(
         }
         d.marks.set_inner_html(&html);
     });
-    view! {
-        <div class="code-editor" node_ref=root inner_html=MARKUP style:display=move || if hidden.get() { "none" } else { "flex" }></div>
-    }
+    frame
 }
 
 #[cfg(test)]

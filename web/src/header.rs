@@ -13,11 +13,11 @@ use std::sync::Arc;
 
 use fleetplan::export::xml_escape;
 use fleetplan::Plan;
-use leptos::html;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::clock::{self, ClockCtx};
+use crate::dom::{self, mount_view, Root};
 use crate::exports::{self, ExportsKit, Format};
 use crate::history::History;
 use crate::link::ShareKit;
@@ -26,7 +26,7 @@ use crate::theme::Theme;
 use crate::{browser, link, templates};
 
 /// Closes the bar's `<details>` menus once something in one is chosen, as a menu does.
-fn close(header: NodeRef<html::Header>) {
+fn close(header: Root<web_sys::HtmlElement>) {
     let Some(Ok(open)) = header
         .get_untracked()
         .map(|h| h.query_selector_all("details.menu[open]"))
@@ -61,31 +61,56 @@ crate::on_demand! {
 type Shared = (String, String, String, Option<String>);
 
 /// What the menus open and the share panel, an on-demand part: the title bar shows their buttons, and
-/// what is behind them comes when one is first pointed at, focused or opened.
+/// what is behind them comes when one is first pointed at, focused or opened. `mount` mounts them
+/// (they are Leptos views, so the renderer comes with this part): the menus' items into the bar, the
+/// share panel before the node given.
 #[derive(Clone, Copy)]
 struct Menus {
-    new_items: fn(NewArgs) -> AnyView,
-    export_items: fn(ExportArgs) -> AnyView,
-    share_panel: fn(RwSignal<Option<Shared>>) -> AnyView,
+    mount: fn(NewArgs, ExportArgs, RwSignal<Option<Shared>>, &web_sys::Node),
 }
 
 #[derive(Clone, Copy)]
 struct NewArgs {
-    menu: NodeRef<html::Header>,
+    menu: Root<web_sys::HtmlElement>,
     replace_text: Callback<String>,
     note: RwSignal<Option<String>>,
 }
 
 #[derive(Clone, Copy)]
 struct ExportArgs {
-    menu: NodeRef<html::Header>,
+    menu: Root<web_sys::HtmlElement>,
     plan: Signal<Option<Arc<Plan>>>,
     export: Callback<Format>,
 }
 
 crate::on_demand! {
     fn menus() -> Menus {
-        Menus { new_items, export_items, share_panel }
+        Menus { mount: mount_menus }
+    }
+}
+
+/// Mounts what the menus open into the bar's `<details>`, and the share panel before `share_at`. They
+/// live as long as the bar (the page).
+fn mount_menus(
+    new_args: NewArgs,
+    export_args: ExportArgs,
+    share: RwSignal<Option<Shared>>,
+    share_at: &web_sys::Node,
+) {
+    let Some(header) = new_args.menu.get_untracked() else {
+        return;
+    };
+    let slot = |sel: &str| header.query_selector(sel).ok().flatten();
+    if let Some(el) = slot("[data-menu=new] .menu-items") {
+        std::mem::forget(mount_view(&el, None, move || new_items(new_args)));
+    }
+    if let Some(el) = slot("[data-menu=export] .menu-items") {
+        std::mem::forget(mount_view(&el, None, move || export_items(export_args)));
+    }
+    if let Some(parent) = share_at.parent_element() {
+        std::mem::forget(mount_view(&parent, Some(share_at), move || {
+            share_panel(share)
+        }));
     }
 }
 
@@ -169,18 +194,42 @@ fn share_panel(share: RwSignal<Option<Shared>>) -> AnyView {
     .into_any()
 }
 
-#[component]
-pub fn Header(
-    replace_text: impl Fn(String) + Copy + Send + Sync + 'static,
-    /// The share codec's part (the workbench fetches it at the first edit; pointing at "Copy link" too).
-    sharer: Part<ShareKit>,
-    undo: impl Fn() + Copy + Send + Sync + 'static,
-    redo: impl Fn() + Copy + Send + Sync + 'static,
-    history: RwSignal<History>,
-    committed: RwSignal<String>,
-    plan: Signal<Option<Arc<Plan>>>,
-) -> impl IntoView {
-    let root = NodeRef::<html::Header>::new();
+/// What the title bar works with. `sharer`: the share codec's part (the workbench fetches it at the
+/// first edit; pointing at "Copy link" too).
+pub struct HeaderArgs<R, U, D> {
+    pub replace_text: R,
+    pub sharer: Part<ShareKit>,
+    pub undo: U,
+    pub redo: D,
+    pub history: RwSignal<History>,
+    pub committed: RwSignal<String>,
+    pub plan: Signal<Option<Arc<Plan>>>,
+}
+
+/// The title bar, then the places of its note and of the share panel (empty comments until they
+/// show), as one fragment to insert where the bar goes.
+pub fn header(
+    args: HeaderArgs<
+        impl Fn(String) + Copy + Send + Sync + 'static,
+        impl Fn() + Copy + Send + Sync + 'static,
+        impl Fn() + Copy + Send + Sync + 'static,
+    >,
+) -> web_sys::DocumentFragment {
+    let HeaderArgs {
+        replace_text,
+        sharer,
+        undo,
+        redo,
+        history,
+        committed,
+        plan,
+    } = args;
+    let doc = dom::document().expect("a document");
+    let bar = dom::element("header", &[("class", "top")]).expect("a document");
+    bar.set_inner_html(&header_html(&clock::browser_zone(), &clock::zone_names()));
+    let root = Root::new(bar.clone());
+    let note_at = doc.create_comment("");
+    let share_at = doc.create_comment("");
     // The share panel: the link, the iframe and web-component snippets, a warning when the link is long.
     let share: RwSignal<Option<Shared>> = RwSignal::new(None);
     let menus_part = Part::<Menus>::new();
@@ -228,27 +277,27 @@ pub fn Header(
         export: Callback::new(on_export),
     };
     let prefetch = move || menus_part.fetch(menus);
-    // What the menus open, mounted into them when their part arrives (once: the part never changes).
-    Effect::new(move |_| {
-        let Some(k) = menus_part.loaded() else { return };
-        let Some(header) = root.get_untracked() else {
-            return;
-        };
-        let slot = |sel: &str| {
-            header
-                .query_selector(sel)
-                .ok()
-                .flatten()
-                .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok())
-        };
-        untrack(|| {
-            if let Some(el) = slot("[data-menu=new] .menu-items") {
-                leptos::mount::mount_to(el, move || (k.new_items)(new_args)).forget();
+    // What the menus open and the share panel, mounted when their part arrives (once: the part never
+    // changes).
+    let at: web_sys::Node = share_at.clone().into();
+    dom::once_ready(
+        move || menus_part.loaded(),
+        move |k| (k.mount)(new_args, export_args, share, &at),
+    );
+    // The note (a file that could not be read, an export with no plan), where its comment is.
+    let note_el =
+        dom::element("div", &[("class", "note"), ("role", "status")]).expect("a document");
+    let at: web_sys::Node = note_at.clone().into();
+    Effect::new(move |_| match note.get() {
+        Some(n) => {
+            note_el.set_text_content(Some(&n));
+            if !note_el.is_connected() {
+                if let Some(parent) = at.parent_node() {
+                    let _ = parent.insert_before(&note_el, at.next_sibling().as_ref());
+                }
             }
-            if let Some(el) = slot("[data-menu=export] .menu-items") {
-                leptos::mount::mount_to(el, move || (k.export_items)(export_args)).forget();
-            }
-        });
+        }
+        None => note_el.remove(),
     });
 
     // Preferences: the time zone and the theme.
@@ -297,11 +346,8 @@ pub fn Header(
     });
 
     // The bar's controls, by what the event's target is.
-    let target_of = |ev: &web_sys::Event| {
-        ev.target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-    };
-    let on_click = move |ev: web_sys::MouseEvent| {
+    let target_of = dom::target_of;
+    let on_click = move |ev: web_sys::Event| {
         let Some(el) = target_of(&ev) else { return };
         if el.closest("summary").ok().flatten().is_some() {
             // A menu opens: what it holds, and the exporters for the Export menu.
@@ -364,20 +410,20 @@ pub fn Header(
         }
     };
 
-    view! {
-        <header
-            class="top"
-            node_ref=root
-            inner_html=header_html(&clock::browser_zone(), &clock::zone_names())
-            on:click=on_click
-            on:change=on_change
-            on:pointerover=move |ev| prepare(target_of(&ev), true)
-            on:pointerdown=move |ev| prepare(target_of(&ev), false)
-            on:focusin=move |ev| prepare(target_of(&ev), false)
-        ></header>
-        {move || note.get().map(|n| view! { <div class="note" role="status">{n}</div> })}
-        {move || menus_part.loaded().map(|k| untrack(|| (k.share_panel)(share)))}
-    }
+    dom::listen(
+        &bar,
+        &["click", "change", "pointerover", "pointerdown", "focusin"],
+        move |ev| match ev.type_().as_str() {
+            "click" => on_click(ev),
+            "change" => on_change(ev),
+            kind => prepare(target_of(&ev), kind == "pointerover"),
+        },
+    );
+    let fragment = doc.create_document_fragment();
+    let _ = fragment.append_child(&bar);
+    let _ = fragment.append_child(&note_at);
+    let _ = fragment.append_child(&share_at);
+    fragment
 }
 
 /// The bar's markup: the title, the New menu, the examples, undo and redo, Copy link, the Export

@@ -1,11 +1,12 @@
-//! fleetplan's browser planner: Leptos components that edit a scenario and render the core's plan.
+//! fleetplan's browser planner: components on Leptos' signals that edit a scenario and render the
+//! core's plan.
 //!
 //! Data flow (signals live only in this crate): the editor's `text` → after a 150 ms pause, `committed`
 //! → the `analysis` memo (`fleetplan::load` + `fleetplan::plan`, see [`analysis`]) → summary, diagnostics
 //! and the chart, which lays itself out with `fleetplan::gantt`. Nothing here computes a time.
-//! [`App`] reads the page's address and storage and hands the opening text to [`Planner`], which the
-//! component tests mount directly. The read-only chart (embed mode, [`api`], the web component) is a
-//! [`Planner`] with `embed`: it mounts neither the editor nor the form.
+//! [`start`] reads the page's address and storage and hands the opening text to [`mount_planner`],
+//! which the component tests call directly. The read-only chart (embed mode, [`api`], the web
+//! component) is a [`planner`] with `embed`: it mounts neither the editor nor the form.
 
 pub mod analysis;
 pub mod api;
@@ -15,6 +16,7 @@ pub mod chart_markup;
 pub mod clock;
 pub mod compare_view;
 pub mod diagnostics_view;
+pub mod dom;
 pub mod editor;
 pub mod exports;
 pub mod form;
@@ -35,17 +37,16 @@ pub mod workbench;
 use std::sync::Arc;
 use std::time::Duration as StdDuration;
 
+use fleetplan::export::xml_escape;
 use fleetplan::plan::Plan;
 use fleetplan::time::{Time, DAY};
 use leptos::prelude::*;
 
 use crate::analysis::Analysis;
-use crate::chart::GanttChart;
 use crate::clock::{ClockCtx, ZoneChoice};
 use crate::history::History;
 use crate::kinds::Kinds;
 use crate::on_demand::Part;
-use crate::summary::{EmbedCaption, Summary};
 use crate::workbench::{BenchArgs, BenchKit, BenchViews};
 
 /// Pause after the last keystroke before re-planning: long enough not to plan every key of a word, short
@@ -157,24 +158,32 @@ fn mount_app(text: String, banner: Option<String>, embed: bool) {
     let body = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.body());
-    let focus = body.as_ref().and_then(|b| viewer::focused_place(b));
-    leptos::mount::mount_to_body(move || {
-        view! { <Planner initial=text banner=banner embed=embed persist=!embed /> }
-    });
-    if let Some(body) = body {
-        viewer::remove(&body);
-        keep_focus(body.into(), focus);
-    }
+    let Some(body) = body else { return };
+    let focus = viewer::focused_place(&body);
+    mount_planner(
+        &body,
+        PlannerArgs {
+            initial: text,
+            banner,
+            embed,
+            persist: !embed,
+        },
+    );
+    viewer::remove(&body);
+    keep_focus(body.into(), focus);
 }
 
 fn mount_chart(element: web_sys::HtmlElement, text: String) {
     let focus = viewer::focused_place(&element);
     viewer::remove(&element);
-    leptos::mount::mount_to(
-        element.clone(),
-        move || view! { <Planner initial=text embed=true /> },
-    )
-    .forget();
+    mount_planner(
+        &element,
+        PlannerArgs {
+            initial: text,
+            embed: true,
+            ..PlannerArgs::default()
+        },
+    );
     keep_focus(element.into(), focus);
 }
 
@@ -197,20 +206,6 @@ fn page_parts() -> (bool, String, Option<String>) {
         browser::storage_get(link::AUTOSAVE_KEY)
     };
     (embed, hash, saved)
-}
-
-/// What the page opens: whether it is an embed, and the opening text (the fragment's scenario, else the
-/// autosave, else the example).
-fn page_opening() -> (bool, link::Opening) {
-    let (embed, hash, saved) = page_parts();
-    (embed, link::opening(&hash, saved))
-}
-
-/// The page: reads `?embed=1`, the share fragment and the autosave, then shows the planner.
-#[component]
-pub fn App() -> impl IntoView {
-    let (embed, opening) = page_opening();
-    view! { <Planner initial=opening.text banner=opening.banner embed=embed persist=!embed /> }
 }
 
 /// The reader's clock for the plan on screen: the chosen zone's offsets over the weeks the plan spans
@@ -258,22 +253,41 @@ fn provide_clock(plan: Signal<Option<Arc<Plan>>>, persist: bool) -> ClockCtx {
     ctx
 }
 
-/// The planner on a given text. `persist`: mirror the text into the address bar and localStorage.
+/// What a planner opens with.
+#[derive(Default)]
+pub struct PlannerArgs {
+    pub initial: String,
+    /// A message shown above everything (e.g. why a link could not be opened).
+    pub banner: Option<String>,
+    /// Embed mode: the chart alone, read-only.
+    pub embed: bool,
+    /// Mirror the text into the address bar and localStorage.
+    pub persist: bool,
+}
+
+/// Appends a planner to `parent`, under a reactive owner of its own that lives as long as the page.
+pub fn mount_planner(parent: &web_sys::Element, args: PlannerArgs) {
+    // No Leptos mount starts the executor that runs effects (`dom` says why there is none).
+    let _ = any_spawner::Executor::init_wasm_bindgen();
+    let owner = Owner::new();
+    let app = owner.with(|| planner(args));
+    let _ = parent.append_child(&app);
+    std::mem::forget(owner);
+}
+
+/// The planner on a given text, made with plain DOM calls ([`dom`]); its effects start once the
+/// caller has placed it.
 ///
 /// The chart and the summary are drawn with the main module's code alone; the editing side (the
 /// [`workbench`]) is fetched meanwhile and takes its places when it arrives, and the core's optional
 /// parts ([`kinds`]) when a text first needs one.
-#[component]
-pub fn Planner(
-    initial: String,
-    /// A message shown above everything (e.g. why a link could not be opened).
-    #[prop(optional_no_strip)]
-    banner: Option<String>,
-    /// Embed mode: the chart alone, read-only.
-    #[prop(optional)]
-    embed: bool,
-    #[prop(optional)] persist: bool,
-) -> impl IntoView {
+pub fn planner(args: PlannerArgs) -> web_sys::HtmlElement {
+    let PlannerArgs {
+        initial,
+        banner,
+        embed,
+        persist,
+    } = args;
     let text = RwSignal::new(initial.clone());
     let committed = RwSignal::new(initial.clone());
     let history = RwSignal::new(History::new(initial));
@@ -310,31 +324,83 @@ pub fn Planner(
     let stale = Signal::derive(move || analysis.with(|a| a.stale));
     provide_clock(plan, persist);
 
-    let banner_view = move || {
-        banner.get().map(|b| {
-            view! {
-                <div class="banner" role="alert" data-testid="banner">
-                    <span>{b}</span>
-                    <button on:click=move |_| banner.set(None) aria-label="dismiss this message">"×"</button>
-                </div>
+    let doc = dom::document().expect("a document");
+    let app = dom::element(
+        "div",
+        &[("class", if embed { "app app-embed" } else { "app" })],
+    )
+    .expect("a document");
+    // The banner, before this comment while there is a message; its button dismisses it.
+    let banner_at: web_sys::Node = doc.create_comment("").into();
+    let banner_el = dom::element(
+        "div",
+        &[
+            ("class", "banner"),
+            ("role", "alert"),
+            ("data-testid", "banner"),
+        ],
+    )
+    .expect("a document");
+    banner_el
+        .set_inner_html(r#"<span></span><button aria-label="dismiss this message">×</button>"#);
+    dom::listen(&banner_el, &["click"], move |ev| {
+        if dom::target_of(&ev).is_some_and(|t| t.closest("button").ok().flatten().is_some()) {
+            banner.set(None);
+        }
+    });
+    let at = banner_at.clone();
+    Effect::new(move |_| match banner.get() {
+        Some(b) => {
+            if let Ok(Some(span)) = banner_el.query_selector("span") {
+                span.set_text_content(Some(&b));
             }
-        })
-    };
+            if !banner_el.is_connected() {
+                if let Some(parent) = at.parent_node() {
+                    let _ = parent.insert_before(&banner_el, Some(&at));
+                }
+            }
+        }
+        None => banner_el.remove(),
+    });
 
     if embed {
-        return view! {
-            <div class="app app-embed">
-                {banner_view}
-                <EmbedCaption plan=plan committed=committed />
-                {move || analysis.with(|a| {
-                    let why = a.plan.is_none().then(|| a.stale_reason.clone()).flatten()?;
-                    Some(view! { <p class="stale-reason" role="status" data-testid="stale-reason"><strong>"No plan: the text does not load. "</strong>{why}</p> })
-                })}
-                <status_view::WhereItStands plan=plan />
-                <GanttChart plan=plan stale=stale embed=true />
-            </div>
-        }
-        .into_any();
+        let _ = app.append_child(&banner_at);
+        let _ = app.append_child(&summary::embed_caption(plan, committed));
+        // Why there is no plan, while the text does not load.
+        let reason = dom::element(
+            "p",
+            &[
+                ("class", "stale-reason"),
+                ("role", "status"),
+                ("data-testid", "stale-reason"),
+            ],
+        )
+        .expect("a document");
+        let reason_at: web_sys::Node = doc.create_comment("").into();
+        let _ = app.append_child(&reason_at);
+        let at = reason_at.clone();
+        Effect::new(move |_| {
+            let why = analysis.with(|a| a.plan.is_none().then(|| a.stale_reason.clone()).flatten());
+            match why {
+                Some(why) => {
+                    reason.set_inner_html(&format!(
+                        "<strong>No plan: the text does not load. </strong>{}",
+                        xml_escape(&why)
+                    ));
+                    if !reason.is_connected() {
+                        if let Some(parent) = at.parent_node() {
+                            let _ = parent.insert_before(&reason, Some(&at));
+                        }
+                    }
+                }
+                None => reason.remove(),
+            }
+        });
+        let stands_at: web_sys::Node = doc.create_comment("").into();
+        let _ = app.append_child(&stands_at);
+        status_view::where_it_stands(app.clone().into(), stands_at, plan);
+        let _ = app.append_child(&chart::gantt_chart(plan, stale, true, None));
+        return app;
     }
 
     // Commits a text now: records it for undo and lets the plan follow. `committed` is always the
@@ -407,57 +473,52 @@ pub fn Planner(
         replace_text: Callback::new(replace_text),
         step: Callback::new(step),
     };
-    let views = StoredValue::new_local(None::<BenchViews>);
-    // The workbench is built once, when it arrives, by an effect of its own (not by the views that
-    // place it, whose re-runs would dispose of it); each place then shows its view.
-    let built = RwSignal::new(false);
+    // The shell until the workbench arrives: the title bar's heading, and room for the rest.
+    let top = dom::element("header", &[("class", "top")]).expect("a document");
+    top.set_inner_html(
+        r#"<h1>fleetplan</h1><span class="tagline">rollouts across fleets, projected before they run</span>"#,
+    );
+    let layout = dom::element("main", &[("class", "layout")]).expect("a document");
+    let editor = dom::element(
+        "section",
+        &[("class", "editor"), ("aria-label", "scenario")],
+    )
+    .expect("a document");
+    let results = dom::element("section", &[("class", "results"), ("aria-label", "plan")])
+        .expect("a document");
+    let stands_at: web_sys::Node = doc.create_comment("").into();
+    let bar_at: web_sys::Node = doc.create_comment("").into();
+    let _ = results.append_child(&summary::summary(analysis, replan_ms));
+    let _ = results.append_child(&stands_at);
+    status_view::where_it_stands(results.clone().into(), stands_at, plan);
+    let _ = results.append_child(&bar_at);
+    let _ = results.append_child(&chart::gantt_chart(plan, stale, false, Some(span.into())));
+    let _ = layout.append_child(&editor);
+    let _ = layout.append_child(&results);
+    let _ = app.append_child(&top);
+    let _ = app.append_child(&banner_at);
+    let _ = app.append_child(&layout);
+
+    // The workbench is built once, when it arrives, and its elements put in their places.
+    let built = StoredValue::new(false);
     // Asked for once the first chart is on screen: fetching and linking its chunks must not hold up
     // the frame that shows a share link's chart. (A planner gone by then asks for nothing.)
     browser::after_next_paint(move || {
-        if built.try_get_untracked().is_some() {
+        if built.try_get_value().is_some() {
             bench.fetch(workbench::bench_kit);
         }
     });
     Effect::new(move |_| {
-        if let Some(kit) = bench.loaded() {
-            if !built.get_untracked() {
-                views.set_value(Some(untrack(|| (kit.build)(args))));
-                built.set(true);
-            }
+        let Some(kit) = bench.loaded() else { return };
+        if built.get_value() {
+            return;
         }
+        built.set_value(true);
+        let v: BenchViews = untrack(|| (kit.build)(args));
+        let _ = top.replace_with_with_node_1(&v.header);
+        let _ = editor.append_child(&v.editor);
+        let _ = results.insert_before(&v.compare_bar, Some(&bar_at));
+        let _ = results.append_child(&v.comparison);
     });
-    let place = move |pick: fn(&mut BenchViews) -> Option<AnyView>| {
-        move || {
-            if !built.get() {
-                return None;
-            }
-            views
-                .try_update_value(|v| v.as_mut().and_then(pick))
-                .flatten()
-        }
-    };
-    let header = place(|v| v.header.take());
-    let editor = place(|v| v.editor.take());
-    let compare_bar = place(|v| v.compare_bar.take());
-    let comparison = place(|v| v.comparison.take());
-
-    view! {
-        <div class="app">
-            <Show when=move || built.get() fallback=|| view! {
-                <header class="top"><h1>"fleetplan"</h1><span class="tagline">"rollouts across fleets, projected before they run"</span></header>
-            }>{header}</Show>
-            {banner_view}
-            <main class="layout">
-                <section class="editor" aria-label="scenario">{editor}</section>
-                <section class="results" aria-label="plan">
-                    <Summary analysis=analysis replan_ms=replan_ms />
-                    <status_view::WhereItStands plan=plan />
-                    {compare_bar}
-                    <GanttChart plan=plan stale=stale span=span />
-                    {comparison}
-                </section>
-            </main>
-        </div>
-    }
-    .into_any()
+    app
 }

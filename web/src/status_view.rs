@@ -27,6 +27,7 @@ use leptos::prelude::*;
 use crate::analysis::{Analysis, SOURCE_NAME};
 use crate::browser;
 use crate::chart::Laid;
+use crate::dom::{self, mount_view, Mounted};
 use crate::on_demand::Part;
 
 /// Samples drawn per chunk: a few milliseconds of work between two frames for a mid-size fleet.
@@ -50,11 +51,14 @@ pub struct LiveKit {
     pub project_chunk: fn(&Item, Time, u32, u32) -> Plan,
     pub combine: fn(&Item, &mut Plan, Vec<SampleEnds>),
     pub marks: fn(&Plan, &Chart, &View) -> Marks,
-    /// The "Where it stands" panel and the chart's live layer: only a projected status draws them, so
-    /// their views come with this part instead of with the app.
-    pub panel: fn(Signal<Option<Arc<Plan>>>) -> AnyView,
-    pub overlay: fn(OverlayArgs) -> AnyView,
+    /// Mount the "Where it stands" panel and the chart's live layer (into the parent, before the
+    /// node): only a projected status draws them, so their views, and Leptos' renderer, come with this
+    /// part instead of with the app.
+    pub panel: fn(&web_sys::Element, Option<&web_sys::Node>, PlanSignal) -> Mounted,
+    pub overlay: fn(&web_sys::Element, Option<&web_sys::Node>, OverlayArgs) -> Mounted,
 }
+
+type PlanSignal = Signal<Option<Arc<Plan>>>;
 
 /// What the chart hands its live layer.
 #[derive(Clone, Copy)]
@@ -75,10 +79,11 @@ crate::on_demand! {
             project_chunk,
             combine: status::combine,
             marks: status::chart::marks,
-            panel: |plan| view! { <Panel plan=plan /> }.into_any(),
-            overlay: |a| {
-                view! { <Overlay plan=a.plan laid=a.laid view=a.view label_w=a.label_w height=a.height /> }
-                    .into_any()
+            panel: |parent, before, plan| mount_view(parent, before, move || view! { <Panel plan=plan /> }),
+            overlay: |parent, before, a| {
+                mount_view(parent, before, move || {
+                    view! { <Overlay plan=a.plan laid=a.laid view=a.view label_w=a.label_w height=a.height /> }
+                })
             },
         }
     }
@@ -248,37 +253,31 @@ fn chunk(
     request_animation_frame(move || chunk(kit, base, item, end, total, done, ranged));
 }
 
-/// The chart's live layer once the live part is here (drawn by it), nothing before.
-#[component]
-pub fn LiveOverlay(
-    #[prop(into)] plan: Signal<Option<Arc<Plan>>>,
-    laid: Memo<Option<Laid>>,
-    view: Memo<Option<View>>,
-    #[prop(into)] label_w: Signal<f64>,
-    #[prop(into)] height: Signal<f64>,
-) -> impl IntoView {
+/// The chart's live layer in `svg` once the live part is here (drawn by it), nothing before; under
+/// the cursor's line if one is drawn by then.
+pub fn live_overlay(svg: web_sys::Element, args: OverlayArgs) {
     let kit = use_context::<LiveClock>().map(|c| c.kit);
-    let args = OverlayArgs {
-        plan,
-        laid,
-        view,
-        label_w,
-        height,
-    };
-    move || {
-        let k = kit?.loaded()?;
-        Some(untrack(|| (k.overlay)(args)))
-    }
+    dom::once_ready(
+        move || kit?.loaded(),
+        move |k| {
+            let cursor = svg.query_selector(":scope > line.cursor").ok().flatten();
+            std::mem::forget((k.overlay)(&svg, cursor.as_deref(), args));
+        },
+    );
 }
 
-/// "Where it stands" once the live part is here (drawn by it), nothing before.
-#[component]
-pub fn WhereItStands(#[prop(into)] plan: Signal<Option<Arc<Plan>>>) -> impl IntoView {
+/// "Where it stands" in `parent` before `before` once the live part is here (drawn by it), nothing
+/// before.
+pub fn where_it_stands(
+    parent: web_sys::Element,
+    before: web_sys::Node,
+    plan: Signal<Option<Arc<Plan>>>,
+) {
     let kit = use_context::<LiveClock>().map(|c| c.kit);
-    move || {
-        let k = kit?.loaded()?;
-        Some(untrack(|| (k.panel)(plan)))
-    }
+    dom::once_ready(
+        move || kit?.loaded(),
+        move |k| std::mem::forget((k.panel)(&parent, Some(&before), plan)),
+    );
 }
 
 /// The chart's live layer, over the rows (it takes no pointer events): light veils over what is

@@ -11,13 +11,12 @@ use fleetplan::plan::{Outcome, Plan};
 use fleetplan::time::Time;
 use fleetplan::zone::Zone;
 use fleetplan::Severity;
-use leptos::html;
 use leptos::prelude::*;
 
 use crate::analysis::Analysis;
 use crate::link::ShareKit;
 use crate::on_demand::Part;
-use crate::{browser, clock, link};
+use crate::{browser, clock, dom, link};
 
 /// A time for people on the reader's clock, with the exact UTC instant in `data-time` and on hover.
 pub fn time_html(out: &mut String, t: Option<Time>, testid: &str, zone: &Zone) {
@@ -84,7 +83,7 @@ pub fn summary_class(a: &Analysis) -> &'static str {
 }
 
 /// What the summary says about `a`, inside its `<div class="summary">` (the viewer writes it around
-/// this, the app's [`Summary`] keeps one and rewrites its content).
+/// this, the app's [`summary`] keeps one and rewrites its content).
 pub fn summary_html(out: &mut String, a: &Analysis, zone: &Zone) {
     let errors = a.count(Severity::Error);
     let warnings = a.count(Severity::Warning);
@@ -212,13 +211,14 @@ fn assumptions_html(out: &mut String, p: &Plan) {
 /// The summary of the current analysis: the viewer's markup ([`summary_html`]), rewritten whole when
 /// the analysis or the reader's zone changes, where a Leptos view per line used to be rebuilt whole
 /// anyway (so the first visit carries no view code for it).
-#[component]
-pub fn Summary(analysis: Memo<Analysis>, replan_ms: StoredValue<f64>) -> impl IntoView {
+pub fn summary(analysis: Memo<Analysis>, replan_ms: StoredValue<f64>) -> web_sys::HtmlElement {
     let zone = clock::use_zone();
-    let root = NodeRef::<html::Div>::new();
+    let el = dom::element("div", &[("class", "summary"), ("data-testid", "summary")])
+        .expect("a document");
+    let root = el.clone();
     Effect::new(move |_| {
         let z = zone.get();
-        let Some(el) = root.get() else { return };
+        let el = &root;
         analysis.with(|a| {
             let mut html = String::with_capacity(2048);
             summary_html(&mut html, a, &z);
@@ -227,7 +227,7 @@ pub fn Summary(analysis: Memo<Analysis>, replan_ms: StoredValue<f64>) -> impl In
             el.set_inner_html(&html);
         });
     });
-    view! { <div class="summary" data-testid="summary" node_ref=root></div> }
+    el
 }
 
 /// What only this kind of plan can say: when each version reaches every cluster of each fleet (GKE);
@@ -352,12 +352,16 @@ pub fn embed_caption_html(out: &mut String, p: &Plan, open: &str, zone: &Zone) {
 }
 
 /// Embed mode's caption ([`embed_caption_html`]) on the current plan, hidden without one.
-#[component]
-pub fn EmbedCaption(plan: Signal<Option<Arc<Plan>>>, committed: RwSignal<String>) -> impl IntoView {
+pub fn embed_caption(
+    plan: Signal<Option<Arc<Plan>>>,
+    committed: RwSignal<String>,
+) -> web_sys::HtmlElement {
     let zone = clock::use_zone();
     // The link carries the text once the share codec's part is here; until then it opens the app.
     let sharer = Part::<ShareKit>::new();
-    let root = NodeRef::<html::P>::new();
+    let caption = dom::element("p", &[("class", "embed-caption")]).expect("a document");
+    caption.set_hidden(true);
+    let el = caption.clone();
     // The plan and zone the caption was written for: when only the link's target changes (the share
     // codec arrives), the link is kept and its href set, since a keyboard reader may be on it (an
     // embed's first Tab brings the app, which puts the focus back on the link).
@@ -365,7 +369,6 @@ pub fn EmbedCaption(plan: Signal<Option<Arc<Plan>>>, committed: RwSignal<String>
     Effect::new(move |_| {
         let kit = sharer.get(link::share_kit);
         let z = zone.get();
-        let Some(el) = root.get() else { return };
         let p = plan.get();
         el.set_hidden(p.is_none());
         let Some(p) = p else {
@@ -393,7 +396,7 @@ pub fn EmbedCaption(plan: Signal<Option<Arc<Plan>>>, committed: RwSignal<String>
         el.set_inner_html(&html);
         drawn.set_value(Some((p, z)));
     });
-    view! { <p class="embed-caption" node_ref=root hidden></p> }
+    caption
 }
 
 #[cfg(test)]

@@ -149,7 +149,7 @@ fn zone_for(plan: Option<&Plan>, name: Option<&str>) -> Zone {
     crate::clock::zone_over(name, Time(from * week), Time(to * week))
 }
 
-/// Embed mode's caption (summary.rs `EmbedCaption`).
+/// Embed mode's caption (summary.rs `embed_caption`).
 fn embed_caption(out: &mut String, p: &Plan, payload: Option<&str>, zone: &Zone) {
     let app = browser::app_url();
     let open = match payload {
@@ -161,7 +161,7 @@ fn embed_caption(out: &mut String, p: &Plan, payload: Option<&str>, zone: &Zone)
     out.push_str("</p>");
 }
 
-/// The app's summary (summary.rs `Summary`) of a first analysis (never stale: nothing came before).
+/// The app's summary (summary.rs `summary`) of a first analysis (never stale: nothing came before).
 fn summary_html(out: &mut String, a: &Analysis, replan_ms: f64, zone: &Zone) {
     let _ = write!(
         out,
@@ -172,7 +172,7 @@ fn summary_html(out: &mut String, a: &Analysis, replan_ms: f64, zone: &Zone) {
     out.push_str("</div>");
 }
 
-/// The chart's frame (chart.rs `GanttChart`, whose `chart_markup::frame_html` it is): toolbar, empty
+/// The chart's frame (chart.rs `gantt_chart`, whose `chart_markup::frame_html` it is): toolbar, empty
 /// axis and rows, foot. The buttons do nothing until the app takes over.
 fn chart_skeleton(out: &mut String, has_plan: bool, embed: bool) {
     let _ = write!(

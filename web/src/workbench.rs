@@ -13,14 +13,14 @@ use leptos::prelude::*;
 
 use crate::analysis::{self, Analysis};
 use crate::compare_view::{self, Against, CompareArgs, CompareKit};
-use crate::diagnostics_view::Diagnostics;
-use crate::editor::{self, YamlEditor};
+use crate::dom::{self, Mounted};
+use crate::editor;
 use crate::form::{self, FormArgs, FormKit};
-use crate::header::Header;
+use crate::header::{self, HeaderArgs};
 use crate::history::History;
 use crate::link::ShareKit;
 use crate::on_demand::Part;
-use crate::{browser, inflate, link};
+use crate::{browser, diagnostics_view, inflate, link};
 
 /// What the workbench shares with the planner around it.
 #[derive(Clone, Copy)]
@@ -47,12 +47,14 @@ pub struct BenchArgs {
     pub step: Callback<bool>,
 }
 
-/// The workbench's views, each placed once where the planner keeps room for it.
+/// The workbench's elements, each placed once where the planner keeps room for it: the title bar (with
+/// the places of its note and share panel), the editor's side (tabs, the form's place, the text
+/// editor, the problems), the compare bar, and the comparison's place (a comment it is mounted before).
 pub struct BenchViews {
-    pub header: Option<AnyView>,
-    pub editor: Option<AnyView>,
-    pub compare_bar: Option<AnyView>,
-    pub comparison: Option<AnyView>,
+    pub header: web_sys::DocumentFragment,
+    pub editor: web_sys::DocumentFragment,
+    pub compare_bar: web_sys::HtmlElement,
+    pub comparison: web_sys::Node,
 }
 
 #[derive(Clone, Copy)]
@@ -243,68 +245,140 @@ fn build(a: BenchArgs) -> BenchViews {
         apply: Callback::new(replace_text),
     };
 
-    let header = view! {
-        <Header
-            replace_text=replace_text
-            sharer=sharer
-            undo=undo
-            redo=redo
-            history=history
-            committed=committed
-            plan=plan
-        />
-    }
-    .into_any();
-    let editor = view! {
-        <div class="pane-title" role="tablist" aria-label="edit the scenario as">
-            <button role="tab" class="tab" class:active=move || !form_tab.get() aria-selected=move || (!form_tab.get()).to_string() data-testid="tab-yaml" on:click=move |_| form_tab.set(false)>"YAML"</button>
-            <button role="tab" class="tab" class:active=move || form_tab.get() aria-selected=move || form_tab.get().to_string() data-testid="tab-form" on:click=move |_| form_tab.set(true)>"Form"</button>
-            <span class="hint">"fleetplan scenario, KubeFleet objects or GKE files; re-planned as you type"</span>
-        </div>
-        <Show when=move || form_tab.get()>
-            {move || former.get(form::form_kit).map(|k| untrack(|| (k.view)(form_args)))}
-        </Show>
-        <YamlEditor
-            replaced=replaced
-            api=yaml_editor
-            marks=marks
-            focused=focused_line
-            on_input=move || {
-                // Set only when a line is marked: setting it notifies even when it is unchanged, and
-                // the marks would be drawn again in every edit's repaint.
-                if focused_line.get_untracked().is_some() {
-                    focused_line.set(None);
-                }
-                schedule.run(());
+    let doc = dom::document().expect("a document");
+    let header = header::header(HeaderArgs {
+        replace_text,
+        sharer,
+        undo,
+        redo,
+        history,
+        committed,
+        plan,
+    });
+
+    // The owner of the views mounted here later (the form, the comparison): this build's, not the
+    // effect's that mounts them, which re-runs (and would dispose of them) whenever it is notified.
+    let owner = Owner::current();
+    let mount_with = move |f: &dyn Fn() -> Mounted| match &owner {
+        Some(o) => o.with(|| untrack(f)),
+        None => untrack(f),
+    };
+    let mount_form = mount_with.clone();
+
+    let tabs = dom::element(
+        "div",
+        &[
+            ("class", "pane-title"),
+            ("role", "tablist"),
+            ("aria-label", "edit the scenario as"),
+        ],
+    )
+    .expect("a document");
+    tabs.set_inner_html(TABS);
+    dom::listen(&tabs, &["click"], move |ev| {
+        match dom::target_of(&ev)
+            .and_then(|el| dom::closest_attr(&el, "button[role=tab]", "data-testid"))
+            .as_deref()
+        {
+            Some("tab-yaml") => form_tab.set(false),
+            Some("tab-form") => form_tab.set(true),
+            _ => {}
+        }
+    });
+    let tab_buttons = tabs.clone();
+    Effect::new(move |_| {
+        let form = form_tab.get();
+        for (id, on) in [("tab-yaml", !form), ("tab-form", form)] {
+            if let Ok(Some(b)) = tab_buttons.query_selector(&format!("[data-testid={id}]")) {
+                let _ = b.class_list().toggle_with_force("active", on);
+                let _ = b.set_attribute("aria-selected", if on { "true" } else { "false" });
             }
-            on_commit=move || commit.run(text.get_untracked())
-            hidden=form_tab
-        />
-        <Diagnostics analysis=analysis focus_line=focus_line />
-    }
-    .into_any();
-    let compare_bar = view! {
-        <div class="compare-bar">
-            <button
-                data-testid="compare-toggle"
-                aria-pressed=move || compare_on.get().to_string()
-                title="compare this plan with another: the other KubeFleet strategy, an earlier version, a file"
-                on:click=move |_| {
-                    if !compare_on.get_untracked() && !has_counterpart.get_untracked() {
-                        // Without a counterpart, the natural other side is this version, pinned.
-                        against.set(Against::Text { label: "the version pinned when the comparison opened".into(), text: Arc::new(committed.get_untracked()) });
-                    }
-                    compare_on.update(|c| *c = !*c);
-                }
-            >
-                {move || if compare_on.get() { "Hide the comparison" } else { "Compare…" }}
-            </button>
-            <Show when=move || has_errors.get()>
-                <span class="hint">"The plan below is what the controller would refuse or stop on; see the problems under the editor."</span>
-            </Show>
-        </div>
-    }
-    .into_any();
+        }
+    });
+    // The form, shown while its tab is, mounted before this comment by its part (fetched when the tab
+    // first opens); a new one each time the tab opens, as the text may have changed meanwhile.
+    let form_at: web_sys::Node = doc.create_comment("").into();
+    let form_shown = StoredValue::new_local(None::<Mounted>);
+    let at = form_at.clone();
+    Effect::new(move |_| {
+        if !form_tab.get() {
+            form_shown.set_value(None);
+            return;
+        }
+        let Some(k) = former.get(form::form_kit) else {
+            return;
+        };
+        let Some(parent) = at.parent_element() else {
+            return;
+        };
+        if form_shown.with_value(|m| m.is_none()) {
+            let m = mount_form(&|| (k.mount)(&parent, Some(&at), form_args));
+            form_shown.set_value(Some(m));
+        }
+    });
+    let editor = doc.create_document_fragment();
+    let _ = editor.append_child(&tabs);
+    let _ = editor.append_child(&form_at);
+    let _ = editor.append_child(&editor::yaml_editor(editor::EditorArgs {
+        replaced,
+        api: yaml_editor,
+        marks: marks.into(),
+        focused: focused_line.into(),
+        on_input: move || {
+            // Set only when a line is marked: setting it notifies even when it is unchanged, and
+            // the marks would be drawn again in every edit's repaint.
+            if focused_line.get_untracked().is_some() {
+                focused_line.set(None);
+            }
+            schedule.run(());
+        },
+        on_commit: move || commit.run(text.get_untracked()),
+        hidden: form_tab.into(),
+    }));
+    let _ = editor.append_child(&diagnostics_view::diagnostics(analysis, focus_line));
+
+    let compare_bar = dom::element("div", &[("class", "compare-bar")]).expect("a document");
+    compare_bar.set_inner_html(COMPARE_BAR);
+    dom::listen(&compare_bar, &["click"], move |ev| {
+        let on_toggle = dom::target_of(&ev)
+            .and_then(|el| el.closest("[data-testid=compare-toggle]").ok().flatten())
+            .is_some();
+        if !on_toggle {
+            return;
+        }
+        if !compare_on.get_untracked() && !has_counterpart.get_untracked() {
+            // Without a counterpart, the natural other side is this version, pinned.
+            against.set(Against::Text {
+                label: "the version pinned when the comparison opened".into(),
+                text: Arc::new(committed.get_untracked()),
+            });
+        }
+        compare_on.update(|c| *c = !*c);
+    });
+    let bar = compare_bar.clone();
+    Effect::new(move |_| {
+        let on = compare_on.get();
+        if let Ok(Some(b)) = bar.query_selector("[data-testid=compare-toggle]") {
+            let _ = b.set_attribute("aria-pressed", if on { "true" } else { "false" });
+            b.set_text_content(Some(if on {
+                "Hide the comparison"
+            } else {
+                "Compare…"
+            }));
+        }
+    });
+    let bar = compare_bar.clone();
+    Effect::new(move |_| {
+        let errors = has_errors.get();
+        match (errors, bar.query_selector(":scope > .hint").ok().flatten()) {
+            (true, None) => {
+                let _ = bar.insert_adjacent_html("beforeend", ERRORS_HINT);
+            }
+            (false, Some(hint)) => hint.remove(),
+            _ => {}
+        }
+    });
+
     let compare_args = CompareArgs {
         plan,
         other: other.into(),
@@ -314,16 +388,37 @@ fn build(a: BenchArgs) -> BenchViews {
         history,
         span: span.into(),
     };
-    let comparison = view! {
-        <Show when=move || compare_on.get()>
-            {move || comparer.loaded().map(|k| untrack(|| (k.view)(compare_args)))}
-        </Show>
-    }
-    .into_any();
+    // The comparison, shown while it is on, mounted before this comment once its part is here.
+    let comparison: web_sys::Node = doc.create_comment("").into();
+    let compare_shown = StoredValue::new_local(None::<Mounted>);
+    let at = comparison.clone();
+    Effect::new(move |_| {
+        if !compare_on.get() {
+            compare_shown.set_value(None);
+            return;
+        }
+        let Some(k) = comparer.loaded() else { return };
+        let Some(parent) = at.parent_element() else {
+            return;
+        };
+        if compare_shown.with_value(|m| m.is_none()) {
+            let m = mount_with(&|| (k.mount)(&parent, Some(&at), compare_args));
+            compare_shown.set_value(Some(m));
+        }
+    });
     BenchViews {
-        header: Some(header),
-        editor: Some(editor),
-        compare_bar: Some(compare_bar),
-        comparison: Some(comparison),
+        header,
+        editor,
+        compare_bar,
+        comparison,
     }
 }
+
+/// The editor's tabs (the YAML tab chosen, as it opens); an effect marks the chosen one.
+const TABS: &str = r#"<button role="tab" class="tab active" aria-selected="true" data-testid="tab-yaml">YAML</button><button role="tab" class="tab" aria-selected="false" data-testid="tab-form">Form</button><span class="hint">fleetplan scenario, KubeFleet objects or GKE files; re-planned as you type</span>"#;
+
+/// The compare bar's button as it opens (the comparison hidden).
+const COMPARE_BAR: &str = r#"<button data-testid="compare-toggle" aria-pressed="false" title="compare this plan with another: the other KubeFleet strategy, an earlier version, a file">Compare…</button>"#;
+
+/// Shown in the compare bar while the text has errors.
+const ERRORS_HINT: &str = r#"<span class="hint">The plan below is what the controller would refuse or stop on; see the problems under the editor.</span>"#;

@@ -1,10 +1,9 @@
 //! Component tests of the planner in headless Chromium (wasm-bindgen-test; scripts/test.sh runs them with
 //! `WASM_BINDGEN_USE_BROWSER=1 CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown
-//! -p fleetplan-web`). Each test mounts a `Planner` into its own element and reads the DOM.
+//! -p fleetplan-web`). Each test mounts a planner (`mount_planner`) into its own element and reads the DOM.
 #![cfg(target_arch = "wasm32")]
 
-use fleetplan_web::Planner;
-use leptos::prelude::*;
+use fleetplan_web::PlannerArgs;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 use web_sys::{Element, HtmlElement, HtmlTextAreaElement};
@@ -25,11 +24,14 @@ fn mount(text: &str, embed: bool) -> HtmlElement {
     host.style().set_property("width", "1200px").unwrap();
     document().body().unwrap().append_child(&host).unwrap();
     let text = text.to_string();
-    leptos::mount::mount_to(
-        host.clone(),
-        move || view! { <Planner initial=text embed=embed /> },
-    )
-    .forget();
+    fleetplan_web::mount_planner(
+        &host,
+        PlannerArgs {
+            initial: text,
+            embed,
+            ..Default::default()
+        },
+    );
     host
 }
 
@@ -666,11 +668,14 @@ async fn after_a_burst_of_edits_the_address_bar_and_autosave_hold_the_last_text(
     let host: HtmlElement = document().create_element("div").unwrap().unchecked_into();
     document().body().unwrap().append_child(&host).unwrap();
     let opening = example().to_string();
-    leptos::mount::mount_to(
-        host.clone(),
-        move || view! { <Planner initial=opening persist=true /> },
-    )
-    .forget();
+    fleetplan_web::mount_planner(
+        &host,
+        PlannerArgs {
+            initial: opening,
+            persist: true,
+            ..Default::default()
+        },
+    );
     let ta: HtmlTextAreaElement = appeared(&host, "[data-testid=yaml]").await.unchecked_into();
     let texts: Vec<String> = ["2h", "3h", "4h"]
         .iter()
@@ -701,4 +706,169 @@ async fn after_a_burst_of_edits_the_address_bar_and_autosave_hold_the_last_text(
         .remove_item(fleetplan_web::link::AUTOSAVE_KEY)
         .unwrap();
     fleetplan_web::browser::replace_fragment("");
+}
+
+#[wasm_bindgen_test]
+async fn the_tabs_switch_between_the_text_and_the_form() {
+    // Rule (workbench): one tab is chosen at a time (its `active` class and `aria-selected`); the form
+    // shows in place of the text editor while its tab is chosen, and goes when the YAML tab is.
+    let host = mount(example(), false);
+    let form_tab = appeared(&host, "[data-testid=tab-form]").await;
+    let yaml_tab = appeared(&host, "[data-testid=tab-yaml]").await;
+    let editor: HtmlElement = appeared(&host, ".code-editor").await.unchecked_into();
+    sleep(20).await;
+    let chosen = |t: &Element| {
+        (
+            t.class_list().contains("active"),
+            t.get_attribute("aria-selected"),
+        )
+    };
+    assert_eq!(chosen(&yaml_tab), (true, Some("true".into())));
+    assert_eq!(chosen(&form_tab), (false, Some("false".into())));
+    assert_eq!(
+        editor.style().get_property_value("display").unwrap(),
+        "flex"
+    );
+    fire(&form_tab, "click");
+    appeared(&host, "[data-testid=selects]").await;
+    assert_eq!(chosen(&form_tab), (true, Some("true".into())));
+    assert_eq!(chosen(&yaml_tab), (false, Some("false".into())));
+    assert_eq!(
+        editor.style().get_property_value("display").unwrap(),
+        "none"
+    );
+    // The form stands between the tabs and the (hidden) text editor.
+    let form = host
+        .query_selector("[data-testid=selects]")
+        .unwrap()
+        .unwrap();
+    let after_tabs = host.query_selector(".pane-title").unwrap().unwrap();
+    let follows = |a: &Element, b: &Element| {
+        a.compare_document_position(b) & web_sys::Node::DOCUMENT_POSITION_FOLLOWING != 0
+    };
+    assert!(follows(&after_tabs, &form) && follows(&form, &editor));
+    // Choosing the form again keeps it (and what is typed in it).
+    fire(&form_tab, "click");
+    sleep(50).await;
+    assert!(host
+        .query_selector("[data-testid=selects]")
+        .unwrap()
+        .is_some());
+    fire(&yaml_tab, "click");
+    sleep(50).await;
+    assert!(host
+        .query_selector("[data-testid=selects]")
+        .unwrap()
+        .is_none());
+    assert_eq!(chosen(&yaml_tab), (true, Some("true".into())));
+    assert_eq!(
+        editor.style().get_property_value("display").unwrap(),
+        "flex"
+    );
+    host.remove();
+}
+
+#[wasm_bindgen_test]
+async fn the_compare_bar_opens_and_closes_the_comparison() {
+    // Rule (workbench): the compare button says whether the comparison is shown (`aria-pressed`, its
+    // label); shown, the comparison (with the other plan's chart) follows the plan's chart; a text with
+    // errors adds a hint to the bar.
+    let host = mount(example(), false);
+    let toggle = appeared(&host, "[data-testid=compare-toggle]").await;
+    sleep(20).await;
+    let state = |t: &Element| (t.get_attribute("aria-pressed"), t.text_content());
+    assert_eq!(
+        state(&toggle),
+        (Some("false".into()), Some("Compare…".into()))
+    );
+    assert_eq!(all(&host, "section.chart").len(), 1);
+    fire(&toggle, "click");
+    appeared(&host, "[data-testid=compare-table]").await;
+    assert_eq!(
+        state(&toggle),
+        (Some("true".into()), Some("Hide the comparison".into()))
+    );
+    let charts = all(&host, "section.chart");
+    assert_eq!(charts.len(), 2);
+    let compare = host
+        .query_selector("[data-testid=compare]")
+        .unwrap()
+        .unwrap();
+    assert!(compare.contains(Some(&charts[1])));
+    assert!(
+        charts[0].compare_document_position(&compare) & web_sys::Node::DOCUMENT_POSITION_FOLLOWING
+            != 0
+    );
+    // Both charts share one window: the same ticks on both axes.
+    sleep(100).await;
+    let ticks = |c: &Element| {
+        all(c, "svg.axis text.axis-minor")
+            .iter()
+            .map(|t| {
+                format!(
+                    "{}:{:?}",
+                    t.get_attribute("x").unwrap_or_default(),
+                    t.text_content()
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    assert!(!ticks(&charts[0]).is_empty());
+    assert_eq!(ticks(&charts[0]), ticks(&charts[1]));
+    fire(&toggle, "click");
+    sleep(50).await;
+    assert_eq!(
+        state(&toggle),
+        (Some("false".into()), Some("Compare…".into()))
+    );
+    assert!(host
+        .query_selector("[data-testid=compare]")
+        .unwrap()
+        .is_none());
+    assert_eq!(all(&host, "section.chart").len(), 1);
+    assert!(host.query_selector(".compare-bar .hint").unwrap().is_none());
+    // A text that does not load is an error.
+    type_text(&host, &format!("{}\n  - {{broken: [\n", example())).await;
+    sleep(400).await;
+    assert!(host.query_selector(".compare-bar .hint").unwrap().is_some());
+    host.remove();
+}
+
+#[wasm_bindgen_test]
+async fn a_banner_shows_its_message_as_text_and_its_button_dismisses_it() {
+    // Rule (planner): the banner (why a link could not be opened) says its message as written, markup
+    // included, above the layout, until dismissed.
+    let host: HtmlElement = document().create_element("div").unwrap().unchecked_into();
+    document().body().unwrap().append_child(&host).unwrap();
+    fleetplan_web::mount_planner(
+        &host,
+        PlannerArgs {
+            initial: example().to_string(),
+            banner: Some("the link <b>could not</b> be opened".into()),
+            ..Default::default()
+        },
+    );
+    sleep(50).await;
+    let banner = appeared(&host, "[data-testid=banner]").await;
+    assert_eq!(
+        banner.text_content().as_deref(),
+        Some("the link <b>could not</b> be opened×")
+    );
+    assert!(banner.query_selector("b").unwrap().is_none());
+    let layout = host.query_selector("main.layout").unwrap().unwrap();
+    assert!(
+        banner.compare_document_position(&layout) & web_sys::Node::DOCUMENT_POSITION_FOLLOWING != 0
+    );
+    let dismiss: HtmlElement = banner
+        .query_selector("button[aria-label='dismiss this message']")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    dismiss.click();
+    sleep(20).await;
+    assert!(host
+        .query_selector("[data-testid=banner]")
+        .unwrap()
+        .is_none());
+    host.remove();
 }

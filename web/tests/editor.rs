@@ -4,8 +4,7 @@
 //! window follows the layout (18 px lines, the scroller's height).
 #![cfg(target_arch = "wasm32")]
 
-use fleetplan_web::Planner;
-use leptos::prelude::*;
+use fleetplan_web::PlannerArgs;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 use web_sys::{Element, HtmlElement, HtmlTextAreaElement};
@@ -67,11 +66,14 @@ async fn editor(text: &str) -> Editor {
     host.style().set_property("width", "1200px").unwrap();
     document().body().unwrap().append_child(&host).unwrap();
     let owned = text.to_string();
-    leptos::mount::mount_to(
-        host.clone(),
-        move || view! { <Planner initial=owned embed=false /> },
-    )
-    .forget();
+    fleetplan_web::mount_planner(
+        &host,
+        PlannerArgs {
+            initial: owned,
+            embed: false,
+            ..Default::default()
+        },
+    );
     for _ in 0..300 {
         if host.query_selector("[data-testid=yaml]").unwrap().is_some() {
             break;

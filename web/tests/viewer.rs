@@ -4,8 +4,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use fleetplan_web::viewer::{self, Page};
-use fleetplan_web::Planner;
-use leptos::prelude::*;
+use fleetplan_web::PlannerArgs;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 use web_sys::{Element, HtmlElement};
@@ -96,11 +95,14 @@ async fn the_app_that_replaces_the_viewer_shows_the_same_chart() {
     assert!(viewer::draw(&drawn, &embed(example())));
     let mounted = host();
     let text = example().to_string();
-    leptos::mount::mount_to(
-        mounted.clone(),
-        move || view! { <Planner initial=text embed=true /> },
-    )
-    .forget();
+    fleetplan_web::mount_planner(
+        &mounted,
+        PlannerArgs {
+            initial: text,
+            embed: true,
+            ..Default::default()
+        },
+    );
     // The chart measures its width after mounting, then lays out again.
     sleep(100).await;
     let (v, a) = (drawn_rows(&drawn), drawn_rows(&mounted));
@@ -170,11 +172,14 @@ async fn a_broken_embedded_link_says_which_line_breaks() {
     // The viewer draws it when the main module can read it; otherwise the app does.
     if !viewer::draw(&h, &embed(text)) {
         let t = text.to_string();
-        leptos::mount::mount_to(
-            h.clone(),
-            move || view! { <Planner initial=t embed=true /> },
-        )
-        .forget();
+        fleetplan_web::mount_planner(
+            &h,
+            PlannerArgs {
+                initial: t,
+                embed: true,
+                ..Default::default()
+            },
+        );
     }
     let mut why = String::new();
     for _ in 0..200 {

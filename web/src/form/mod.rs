@@ -26,6 +26,8 @@ use leptos::prelude::*;
 
 use widgets::{Apply, Form, FORM_LEVEL};
 
+use crate::dom::{mount_view, Mounted};
+
 /// What the form needs from the planner around it (see [`ScenarioForm`]).
 #[derive(Clone, Copy)]
 pub struct FormArgs {
@@ -39,15 +41,17 @@ pub struct FormArgs {
 /// The form as an on-demand part: its code loads when the Form tab is first opened.
 #[derive(Clone, Copy)]
 pub struct FormKit {
-    pub view: fn(FormArgs) -> AnyView,
+    /// Mounts the form into the parent, before the node: a Leptos view, so the renderer comes with
+    /// this part.
+    pub mount: fn(&web_sys::Element, Option<&web_sys::Node>, FormArgs) -> Mounted,
 }
 
 crate::on_demand! {
     pub fn form_kit() -> FormKit {
         FormKit {
-            view: |a| {
+            mount: |parent, before, a| {
                 let apply = a.apply;
-                view! {
+                mount_view(parent, before, move || view! {
                     <ScenarioForm
                         scenario=a.scenario
                         plan=a.plan
@@ -55,8 +59,7 @@ crate::on_demand! {
                         stale=a.stale
                         apply=move |t| apply.run(t)
                     />
-                }
-                .into_any()
+                })
             },
         }
     }
