@@ -178,7 +178,7 @@ pub fn gantt_chart(
             let _ = viewport.try_set(viewport_height(&el));
         }
     };
-    Effect::new(move |_| {
+    dom::effect(move |_| {
         if root.get().is_some() {
             measure();
         }
@@ -263,7 +263,7 @@ pub fn gantt_chart(
     });
     // The body's height follows the chart's (up to a cap), so measure again after each new layout has
     // been drawn: a short chart replaced by a long one must not keep the short one's viewport.
-    Effect::new(move |_| {
+    dom::effect(move |_| {
         laid.track();
         request_animation_frame(measure);
     });
@@ -563,7 +563,7 @@ pub fn gantt_chart(
         })
     });
     // A new layout renumbers nothing, but a focus past its rows is dropped.
-    Effect::new(move |_| {
+    dom::effect(move |_| {
         let n = laid.with(|l| l.as_ref().map_or(0, |l| l.chart.rows.len()));
         if focus_pos.get_untracked().is_some_and(|(r, _)| r >= n) {
             focus_pos.set(None);
@@ -573,7 +573,7 @@ pub fn gantt_chart(
     // The axis (or why there is none), the rows SVG's size, clip path and backdrop, and the
     // availability strip are markup written by `chart_markup` (as the viewer writes them), set when
     // the layout, the view or the label column change.
-    Effect::new(move |_| {
+    dom::effect(move |_| {
         let lw = label_w.get();
         let total = width.get() + lw;
         let (axis, height, defs, backdrop) = laid.with(|l| match l {
@@ -623,14 +623,14 @@ pub fn gantt_chart(
         }
         draw_cursor();
     });
-    Effect::new(move |_| {
+    dom::effect(move |_| {
         cursor.track();
         draw_cursor();
     });
     // The rows in view: one string, set when the layout, the label column or the rows in view change
     // (an edit, a zoom, scrolling), instead of a view per row and bar. Tooltips are written here, for
     // the rows in view only (see `gantt::title_in`).
-    Effect::new(move |_| {
+    dom::effect(move |_| {
         let lw = label_w.get();
         let shown = visible.get();
         let html = laid.with(|l| {
@@ -653,7 +653,7 @@ pub fn gantt_chart(
         }
     });
     // The roving tab stop moves by two attributes, without redrawing the rows.
-    Effect::new(move |_| {
+    dom::effect(move |_| {
         let stop = tab_stop.get();
         let Some(body) = body_ref() else {
             return;
@@ -742,7 +742,7 @@ pub fn gantt_chart(
         }
     };
     let find = move |sel: &str| root.get_untracked()?.query_selector(sel).ok().flatten();
-    Effect::new(move |_| {
+    dom::effect(move |_| {
         let stale = stale.get();
         let Some(section) = root.get() else { return };
         let _ = section.class_list().toggle_with_force("stale", stale);
@@ -756,7 +756,7 @@ pub fn gantt_chart(
             _ => {}
         }
     });
-    Effect::new(move |_| {
+    dom::effect(move |_| {
         let label = if playing.get() {
             "⏸ Pause"
         } else {
@@ -771,7 +771,7 @@ pub fn gantt_chart(
             let _ = b.toggle_attribute_with_force("disabled", nothing);
         }
     });
-    Effect::new(move |_| {
+    dom::effect(move |_| {
         let at = cursor.get();
         let span = bounds.get();
         let z = zone.get();
@@ -806,7 +806,7 @@ pub fn gantt_chart(
             _ => {}
         }
     });
-    Effect::new(move |_| {
+    dom::effect(move |_| {
         let problem = typed_problem.get();
         if root.get().is_none() {
             return;
@@ -829,7 +829,7 @@ pub fn gantt_chart(
     });
     // The snapshot at the cursor: one element kept while there is a cursor (a live region announces
     // changes of its text), between the playback bar and the foot.
-    Effect::new(move |_| {
+    dom::effect(move |_| {
         let html = snapshot.get().map(|s| {
             let approvals = plan.with(|p| p.as_ref().and_then(|p| approval_assumption(p)));
             snapshot_html(&s, &zone.get(), approvals.as_deref())
@@ -851,7 +851,7 @@ pub fn gantt_chart(
             (None, None) => {}
         }
     });
-    Effect::new(move |_| {
+    dom::effect(move |_| {
         let said = selected.get();
         if root.get().is_none() {
             return;
@@ -860,7 +860,7 @@ pub fn gantt_chart(
             p.set_text_content(Some(said.as_deref().unwrap_or(markup::NO_SELECTION)));
         }
     });
-    Effect::new(move |_| {
+    dom::effect(move |_| {
         let html = laid.with(|l| l.as_ref().map(|l| markup::legend_html(&l.chart)));
         if root.get().is_none() {
             return;
@@ -930,7 +930,7 @@ pub fn gantt_chart(
     // Once the section is in the page: its listeners, and the live layer mounted over the rows
     // (before the cursor's line, which is drawn after it). The listeners live as long as the page:
     // after the chart is gone they get no events.
-    Effect::new(move |_| {
+    dom::effect(move |_| {
         let Some(section) = root.get() else { return };
         untrack(|| {
             let listener = wasm_bindgen::closure::Closure::<dyn Fn(web_sys::Event)>::new(on_event)

@@ -231,7 +231,7 @@ pub fn Comparison(
     // The other plan's chart, at the end of the comparison once it is mounted; made then, so that its
     // effects (the first measures its width) run with it in the page.
     let root = NodeRef::<leptos::html::Div>::new();
-    Effect::new(move |_| {
+    crate::dom::effect(move |_| {
         if let Some(el) = root.get() {
             let other: Signal<Option<Arc<Plan>>> = other;
             let chart =

@@ -34,7 +34,7 @@ pub fn diagnostics(
     // What is on screen: a re-plan that changes no diagnostic (most edits, a live status's minute)
     // leaves the list, and a focused button in it, alone.
     let shown: StoredValue<Option<String>> = StoredValue::new(None);
-    Effect::new(move |_| {
+    crate::dom::effect(move |_| {
         let html = analysis.with(|a| diagnostics_html(&a.diagnostics));
         if shown.with_value(|s| s.as_deref() == Some(html.as_str())) {
             return;

@@ -114,7 +114,7 @@ pub fn once_ready<K: 'static>(
 ) {
     let owner = Owner::current();
     let mut f = Some(f);
-    Effect::new(move |_| {
+    effect(move |_| {
         if f.is_none() {
             return;
         }
@@ -128,4 +128,17 @@ pub fn once_ready<K: 'static>(
             }
         }
     });
+}
+
+/// Runs `f` once its owner's first effects run, and again whenever a signal it read changes, as
+/// `Effect::new` does; `f` is told whether this is its first run. The app's effects all go through
+/// here: Leptos' `Effect::new` is generic over its closure and compiles, for each, an async task that
+/// waits for changes (about 1.2 KB of wasm each), so one instantiation ([`effect_boxed`]) serves them
+/// all instead of one per effect.
+pub fn effect(f: impl FnMut(bool) + 'static) {
+    effect_boxed(Box::new(f));
+}
+
+fn effect_boxed(mut f: Box<dyn FnMut(bool)>) {
+    Effect::new(move |before: Option<()>| f(before.is_none()));
 }

@@ -901,13 +901,13 @@ pub fn yaml_editor(
     let frame = crate::dom::element("div", &[("class", "code-editor")]).expect("a document");
     frame.set_inner_html(MARKUP);
     let el = frame.clone();
-    Effect::new(move |_| {
+    crate::dom::effect(move |_| {
         let _ = el
             .style()
             .set_property("display", if hidden.get() { "none" } else { "flex" });
     });
     let el = frame.clone();
-    Effect::new(move |_| {
+    crate::dom::effect(move |_| {
         if api.dom().is_none() {
             setup(api, el.clone().unchecked_into(), on_input, on_commit);
             api.ready.set(true);
@@ -919,10 +919,10 @@ pub fn yaml_editor(
     // edit's repaint). For a text under the window's threshold the text area's own value is compared
     // instead, on the rare writes from elsewhere: the same text written again would move the caret to
     // the end.
-    Effect::new(move |first: Option<()>| {
+    crate::dom::effect(move |first| {
         replaced.track();
         // The text the editor opened with is written when it is set up.
-        let (Some(()), Some(d)) = (first, api.dom()) else {
+        let (false, Some(d)) = (first, api.dom()) else {
             return;
         };
         let w = api.win.get_value();
@@ -938,7 +938,7 @@ pub fn yaml_editor(
             place(api, None, Caret::End, true);
         }
     });
-    Effect::new(move |_| {
+    crate::dom::effect(move |_| {
         let f = focused.get();
         let marks = marks.get();
         api.ready.track();

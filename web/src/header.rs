@@ -288,7 +288,7 @@ pub fn header(
     let note_el =
         dom::element("div", &[("class", "note"), ("role", "status")]).expect("a document");
     let at: web_sys::Node = note_at.clone().into();
-    Effect::new(move |_| match note.get() {
+    dom::effect(move |_| match note.get() {
         Some(n) => {
             note_el.set_text_content(Some(&n));
             if !note_el.is_connected() {
@@ -318,7 +318,7 @@ pub fn header(
     let find = move |sel: &str| root.get_untracked()?.query_selector(sel).ok().flatten();
     let select_of =
         move |sel: &str| find(sel).and_then(|el| el.dyn_into::<web_sys::HtmlSelectElement>().ok());
-    Effect::new(move |_| {
+    dom::effect(move |_| {
         let (back, forth) = history.with(|h| (h.can_undo(), h.can_redo()));
         if root.get().is_none() {
             return;
@@ -329,7 +329,7 @@ pub fn header(
             }
         }
     });
-    Effect::new(move |_| {
+    dom::effect(move |_| {
         let z = ctx
             .and_then(|c| c.choice.get())
             .unwrap_or_else(|| "browser".into());

@@ -232,7 +232,7 @@ fn provide_clock(plan: Signal<Option<Arc<Plan>>>, persist: bool) -> ClockCtx {
         })
     };
     let weeks = RwSignal::new(plan.with_untracked(span_weeks));
-    Effect::new(move |_| {
+    dom::effect(move |_| {
         let w = plan.with(span_weeks);
         if weeks.get_untracked() != w {
             weeks.set(w);
@@ -349,7 +349,7 @@ pub fn planner(args: PlannerArgs) -> web_sys::HtmlElement {
         }
     });
     let at = banner_at.clone();
-    Effect::new(move |_| match banner.get() {
+    dom::effect(move |_| match banner.get() {
         Some(b) => {
             if let Ok(Some(span)) = banner_el.query_selector("span") {
                 span.set_text_content(Some(&b));
@@ -379,7 +379,7 @@ pub fn planner(args: PlannerArgs) -> web_sys::HtmlElement {
         let reason_at: web_sys::Node = doc.create_comment("").into();
         let _ = app.append_child(&reason_at);
         let at = reason_at.clone();
-        Effect::new(move |_| {
+        dom::effect(move |_| {
             let why = analysis.with(|a| a.plan.is_none().then(|| a.stale_reason.clone()).flatten());
             match why {
                 Some(why) => {
@@ -508,7 +508,7 @@ pub fn planner(args: PlannerArgs) -> web_sys::HtmlElement {
             bench.fetch(workbench::bench_kit);
         }
     });
-    Effect::new(move |_| {
+    dom::effect(move |_| {
         let Some(kit) = bench.loaded() else { return };
         if built.get_value() {
             return;

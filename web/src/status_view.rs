@@ -198,7 +198,7 @@ pub fn draw_ranges(
     ranged: RwSignal<Option<(Arc<Plan>, Arc<Plan>)>>,
 ) {
     let kit = use_context::<LiveClock>().map(|c| c.kit);
-    Effect::new(move |_| {
+    dom::effect(move |_| {
         let Some(p) = plan.get() else {
             return;
         };

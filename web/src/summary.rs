@@ -216,7 +216,7 @@ pub fn summary(analysis: Memo<Analysis>, replan_ms: StoredValue<f64>) -> web_sys
     let el = dom::element("div", &[("class", "summary"), ("data-testid", "summary")])
         .expect("a document");
     let root = el.clone();
-    Effect::new(move |_| {
+    dom::effect(move |_| {
         let z = zone.get();
         let el = &root;
         analysis.with(|a| {
@@ -366,7 +366,7 @@ pub fn embed_caption(
     // codec arrives), the link is kept and its href set, since a keyboard reader may be on it (an
     // embed's first Tab brings the app, which puts the focus back on the link).
     let drawn: StoredValue<Option<(Arc<Plan>, Arc<Zone>)>> = StoredValue::new(None);
-    Effect::new(move |_| {
+    dom::effect(move |_| {
         let kit = sharer.get(link::share_kit);
         let z = zone.get();
         let p = plan.get();

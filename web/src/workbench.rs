@@ -128,9 +128,9 @@ fn build(a: BenchArgs) -> BenchViews {
         sharer.then(link::share_kit, mirror);
         written.set_value(Some(t));
     };
-    Effect::new(move |first: Option<()>| {
+    dom::effect(move |first| {
         committed.track();
-        if first.is_none() || !persist {
+        if first || !persist {
             return;
         }
         sharer.fetch(link::share_kit);
@@ -198,7 +198,7 @@ fn build(a: BenchArgs) -> BenchViews {
     });
     let comparer = Part::<CompareKit>::new();
     // The other plan is planned only while the comparison is shown.
-    Effect::new(move |_| {
+    dom::effect(move |_| {
         if !compare_on.get() {
             other.set(None);
             return;
@@ -286,7 +286,7 @@ fn build(a: BenchArgs) -> BenchViews {
         }
     });
     let tab_buttons = tabs.clone();
-    Effect::new(move |_| {
+    dom::effect(move |_| {
         let form = form_tab.get();
         for (id, on) in [("tab-yaml", !form), ("tab-form", form)] {
             if let Ok(Some(b)) = tab_buttons.query_selector(&format!("[data-testid={id}]")) {
@@ -300,7 +300,7 @@ fn build(a: BenchArgs) -> BenchViews {
     let form_at: web_sys::Node = doc.create_comment("").into();
     let form_shown = StoredValue::new_local(None::<Mounted>);
     let at = form_at.clone();
-    Effect::new(move |_| {
+    dom::effect(move |_| {
         if !form_tab.get() {
             form_shown.set_value(None);
             return;
@@ -356,7 +356,7 @@ fn build(a: BenchArgs) -> BenchViews {
         compare_on.update(|c| *c = !*c);
     });
     let bar = compare_bar.clone();
-    Effect::new(move |_| {
+    dom::effect(move |_| {
         let on = compare_on.get();
         if let Ok(Some(b)) = bar.query_selector("[data-testid=compare-toggle]") {
             let _ = b.set_attribute("aria-pressed", if on { "true" } else { "false" });
@@ -368,7 +368,7 @@ fn build(a: BenchArgs) -> BenchViews {
         }
     });
     let bar = compare_bar.clone();
-    Effect::new(move |_| {
+    dom::effect(move |_| {
         let errors = has_errors.get();
         match (errors, bar.query_selector(":scope > .hint").ok().flatten()) {
             (true, None) => {
@@ -392,7 +392,7 @@ fn build(a: BenchArgs) -> BenchViews {
     let comparison: web_sys::Node = doc.create_comment("").into();
     let compare_shown = StoredValue::new_local(None::<Mounted>);
     let at = comparison.clone();
-    Effect::new(move |_| {
+    dom::effect(move |_| {
         if !compare_on.get() {
             compare_shown.set_value(None);
             return;
