@@ -39,14 +39,20 @@ const loader = path.join(dist, "__wasm_split.js");
 const parts = new Map();
 if (fs.existsSync(loader)) {
   const js = fs.readFileSync(loader, "utf8");
-  const chunks = new Map();
-  // As wasm-split-cli writes it or as scripts/minify-hook.sh leaves it (whitespace gone, the
-  // declarations joined by commas, names kept).
-  for (const m of js.matchAll(/(?:\bconst\s+|,\s*)(__chunk_\d+)\s*=\s*makeLoad\(\(\)\s*=>\s*\{[^]*?"\.\/([^"]+\.wasm)"/g)) chunks.set(m[1], m[2]);
-  for (const m of js.matchAll(/(?:\bexport\s+const\s+|,\s*)__wasm_split_load_(\w+?)_\d+\s*=\s*wrapAsyncCb\(makeLoad\(([^]*?),\s*\[([^\]]*)\]\)\)/g)) {
-    const own = m[2].match(/"\.\/([^"]+\.wasm)"/);
-    const deps = m[3].split(",").map((s) => s.trim()).filter(Boolean).map((c) => chunks.get(c));
-    parts.set(m[1], [...(own ? [own[1]] : []), ...deps, ...(STYLES[m[1]] || [])]);
+  // As wasm-split-cli writes it, as scripts/wasm-pack.mjs rewrites it or as scripts/minify-hook.sh leaves
+  // it (whitespace gone, the declarations joined by commas, names kept). A chunk's load fetches its file
+  // (`"./chunk_N.wasm"`), a pack's its pack (`__pack_I = loadPack("./pack_….wasm")`: every module in it);
+  // a part's load fetches its own module, unless it is packed, and names the chunks and packs it needs.
+  const decls = [...js.matchAll(/(?:\bconst\s+|,\s*)(?:(__chunk_\d+|__pack_\d+)|__wasm_split_load_(\w+?)_\d+)\s*=\s*(?:wrapAsyncCb\()?(?:makeLoad|loadPack)\(/g)];
+  const loads = decls.map((m, i) => {
+    const body = js.slice(m.index + m[0].length, i + 1 < decls.length ? decls[i + 1].index : js.length);
+    const deps = [...body.matchAll(/\[([^\]]*)\]\)/g)].at(-1)?.[1].match(/__(?:chunk|pack)_\d+/g) || [];
+    return { chunk: m[1], part: m[2], file: body.match(/"\.\/([^"]+\.wasm)"/)?.[1], deps };
+  });
+  const chunks = new Map(loads.filter((l) => l.chunk).map((l) => [l.chunk, l.file]));
+  for (const l of loads.filter((l) => l.part)) {
+    const files = [l.file, ...l.deps.map((c) => chunks.get(c)), ...(STYLES[l.part] || [])];
+    parts.set(l.part, [...new Set(files.filter(Boolean))]);
   }
 }
 

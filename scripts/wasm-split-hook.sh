@@ -6,8 +6,9 @@
 # cargo's own output (linked with --emit-relocs by web/build.rs) with wasm-split-cli, runs wasm-bindgen
 # on the split main module (keeping the exports the chunks link against), and puts the main module,
 # its JavaScript, the chunks and their loader (__wasm_split.js) into Trunk's staging directory in place
-# of what Trunk made. scripts/wasm-opt-hook.sh then shrinks every module and scripts/minify-hook.sh the
-# JavaScript glue and CSS.
+# of what Trunk made. scripts/wasm-opt-hook.sh then shrinks every module, scripts/wasm-strip-sections.mjs
+# and scripts/wasm-pack.mjs drop their ignored sections and pack the chunks, and scripts/minify-hook.sh
+# minifies the JavaScript glue, the loader and CSS.
 set -euo pipefail
 
 name=fleetplan-web
@@ -68,6 +69,14 @@ for chunk in "$work"/*.wasm; do
 done
 echo "wasm-split-hook: $(ls "$work"/*.wasm | wc -l) modules: $(cd "$work" && ls *.wasm | tr '\n' ' ')"
 
-# Then shrink every module and minify the glue and CSS (release builds only).
+# Then shrink every module (release builds only),
 bash "$root/scripts/wasm-opt-hook.sh"
+# drop the sections the browser ignores from each and pack the chunks that the same views need into one
+# file each, rewriting the loader to match (release builds; FLEETPLAN_NO_PACK=1 leaves them as they are:
+# dev builds and an opt-out load each module from its own file as wasm-split-cli wrote them),
+if [ "${TRUNK_PROFILE:-debug}" = release ] && [ -z "${FLEETPLAN_NO_PACK:-}" ]; then
+    node "$root/scripts/wasm-strip-sections.mjs" "$staging"
+    node "$root/scripts/wasm-pack.mjs" "$staging"
+fi
+# and minify the glue, the loader and CSS (release builds only).
 exec bash "$root/scripts/minify-hook.sh"

@@ -223,8 +223,12 @@ function gzipOf(files) {
     .reduce((n, f) => n + zlib.gzipSync(fs.readFileSync(f), { level: 9 }).length, 0);
 }
 
-/** The split chunks of the editing side (scripts/wasm-split-hook.sh names them after their entries). */
-const EDITOR_CHUNK = /^split_(bench|form|compare|exports)_kit_/;
+/**
+ * The editing side's own modules (scripts/wasm-split-hook.sh names them after their entries), or the
+ * packs that hold them in a release build: scripts/wasm-pack.mjs names a pack after the parts that load
+ * it first, so a part's own module is in the pack named after that part alone.
+ */
+const EDITOR_CHUNK = /^(split_(bench|form|compare|exports)_kit_\d+|pack_(bench|form|compare|exports)_kit)\.wasm$/;
 
 /** Opens the app (query and fragment optional) and waits for its chart. */
 async function openApp(page, suffix = "") {
@@ -248,8 +252,8 @@ async function touchEmbed(page) {
   await page.locator("svg.rows rect.bar").first().waitFor();
 }
 
-/** The split chunks (every module but the main one): what comes after a view's first load. */
-const CHUNK = /^(chunk_\d+|split_.*)\.wasm$/;
+/** The split chunks (every module but the main one), packed or not: what comes after a view's first load. */
+const CHUNK = /^(chunk_\d+|split_.*|pack_.*)\.wasm$/;
 
 async function endTime(page) {
   const el = page.locator('[data-testid="plan-end"]').first();
