@@ -86,8 +86,10 @@ const later = (p) => {
   return out;
 };
 const groups = new Map();
+// A chunk that waits for others (none do today) keeps its own load: a pack's modules wait for nothing.
+const waits = new Set(loads.filter((l) => l.chunk && l.deps.length).map((l) => l.file));
 for (const [file, us] of users) {
-  if (us.size === 0) continue;
+  if (us.size === 0 || waits.has(file)) continue;
   const needed = new Set([...us].flatMap((p) => [...later(p)]));
   // Named after the parts of the set that none of its others must precede.
   const first = [...needed].filter((p) => !(AFTER[p] || []).some((r) => needed.has(r))).sort();
