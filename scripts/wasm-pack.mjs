@@ -148,15 +148,25 @@ for (const l of loads) {
 out += js.slice(at);
 const helpers = `
 /* Packs (scripts/wasm-pack.mjs): the modules that the same views need, one file each, as custom sections
-   of an otherwise empty module; a pack's modules are instantiated together. */
+   of an otherwise empty module; a pack's modules are instantiated together, each once (a module
+   instantiated again would reset its statics), as makeLoad keeps only successes. */
 function loadPack(name) {
+    const instances = [];
     return makeLoad(() => {
         const src = fetch(new URL(name, import.meta.url)).then((r) => {
             if (!r.ok) throw new Error(\`\${name}: \${r.status}\`);
             return r.arrayBuffer();
         }).then((bytes) => WebAssembly.compile(bytes));
         src.catch(() => {});
-        return async (imports) => Promise.all(WebAssembly.Module.customSections(await src, "${SECTION}").map((m) => WebAssembly.instantiate(m, imports)));
+        return async (imports) => Promise.all(WebAssembly.Module.customSections(await src, "${SECTION}").map((m, i) => {
+            if (instances[i] === undefined) {
+                const thisInstance = instances[i] = WebAssembly.instantiate(m, imports);
+                thisInstance.catch(() => {
+                    if (instances[i] === thisInstance) instances[i] = undefined;
+                });
+            }
+            return instances[i];
+        }));
     }, []);
 }
 ${packs.map((g) => `const ${g.id} = loadPack("./${g.name}");`).join("\n")}
