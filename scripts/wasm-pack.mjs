@@ -23,13 +23,14 @@ if (!dir) throw new Error("usage: node scripts/wasm-pack.mjs DIR (the staging di
 const loaderPath = path.join(dir, "__wasm_split.js");
 
 /**
- * The parts that are asked for only by code that runs once another part has loaded (web/src): the
- * app's Planner (app_kit, lib.rs) asks for the workbench (bench_kit), the kinds' parts (kinds.rs), a
- * live status's part (status_view.rs) and, with the embed caption (summary.rs), the share codec; the
- * workbench (workbench.rs, header.rs) for the form, the comparison, the menus, the examples' texts and
- * the exports. A part not named here (app_kit, planner_kit: the JavaScript API's plan() needs no app)
- * counts as one any view may load first. Naming a part here that some view loads earlier would make
- * that view download the whole pack of the part it is said to follow.
+ * The parts that are asked for only by code that other parts bring, and the parts whose code asks for
+ * them (web/src; a part follows another when each of its askers is that part or follows it): the app's
+ * Planner (app_kit, lib.rs) asks for the workbench (bench_kit), the kinds' parts (kinds.rs), a live
+ * status's part (status_view.rs) and, with the embed caption (summary.rs), the share codec, which the
+ * workbench (workbench.rs, header.rs) asks for too, with the form, the comparison, the menus, the
+ * examples' texts and the exports. A part not named here (app_kit, planner_kit: the JavaScript API's
+ * plan() needs no app) counts as one any view may load first. Naming a part here that some view loads
+ * earlier would make that view download the whole pack of the part it is said to follow.
  */
 const AFTER = {
   bench_kit: ["app_kit"],
@@ -38,7 +39,7 @@ const AFTER = {
   yaml_part: ["app_kit"],
   rolling_part: ["app_kit"],
   live_kit: ["app_kit"],
-  share_kit: ["app_kit"],
+  share_kit: ["app_kit", "bench_kit"],
   form_kit: ["bench_kit"],
   compare_kit: ["bench_kit"],
   menus: ["bench_kit"],
@@ -71,13 +72,15 @@ for (const l of loads.filter((l) => l.part)) {
   for (const d of l.deps) users.get(fileOf.get(d)).add(l.part);
 }
 const parts = [...new Set(loads.filter((l) => l.part).map((l) => l.part))];
+/** Whether `q` loads only once one of `parts` has: every part whose code asks for it is one of them. */
+const follows = (q, parts) => (AFTER[q] || []).length > 0 && AFTER[q].every((r) => parts.has(r));
 /** Every part that can be loaded only once `p` has (p's successors, transitively), and p. */
 const later = (p) => {
   const out = new Set([p]);
   for (let grew = true; grew; ) {
     grew = false;
     for (const q of parts) {
-      if (!out.has(q) && (AFTER[q] || []).some((r) => out.has(r))) {
+      if (!out.has(q) && follows(q, out)) {
         out.add(q);
         grew = true;
       }
@@ -92,7 +95,7 @@ for (const [file, us] of users) {
   if (us.size === 0 || waits.has(file)) continue;
   const needed = new Set([...us].flatMap((p) => [...later(p)]));
   // Named after the parts of the set that none of its others must precede.
-  const first = [...needed].filter((p) => !(AFTER[p] || []).some((r) => needed.has(r))).sort();
+  const first = [...needed].filter((p) => !follows(p, needed)).sort();
   const key = [...needed].sort().join(",");
   if (!groups.has(key)) groups.set(key, { name: `pack_${first.join("-")}.wasm`, files: [] });
   groups.get(key).files.push(file);
