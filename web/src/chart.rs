@@ -67,6 +67,16 @@ static GENERATION: AtomicU64 = AtomicU64::new(1);
 /// Pointers down on the chart: (pointer id, client x, client y).
 type Pointers = Vec<(i32, f64, f64)>;
 
+/// Rows of the plan's chart with every stage open.
+fn row_count(p: &Plan) -> usize {
+    p.stages.iter().map(|s| 1 + s.clusters.len()).sum::<usize>() + p.unstaged.len()
+}
+
+/// The names of the plan's stages (what "collapse all" folds).
+fn stage_names(p: &Plan) -> Vec<String> {
+    p.stages.iter().map(|s| s.name.clone()).collect()
+}
+
 /// What identifies "the same timeline": a view zoomed on one plan is kept across edits of it, but not
 /// carried over to another example with another start.
 fn plan_key(plan: &Plan) -> (String, Time) {
@@ -194,31 +204,20 @@ pub fn gantt_chart(
         request_animation_frame(measure);
     });
 
-    let row_count = Memo::new(move |_| {
-        plan.with(|p| {
-            p.as_ref().map_or(0, |p| {
-                p.stages.iter().map(|s| 1 + s.clusters.len()).sum::<usize>() + p.unstaged.len()
-            })
-        })
-    });
-    let stage_names = Memo::new(move |_| {
-        plan.with(|p| {
-            p.as_ref()
-                .map(|p| p.stages.iter().map(|s| s.name.clone()).collect::<Vec<_>>())
-                .unwrap_or_default()
-        })
-    });
     let view = Memo::new(move |_| {
         let print = printing.get();
         let w = if print { PRINT_WIDTH } else { width.get() };
-        let folded = if print && row_count.get() > PRINT_ROWS {
-            stage_names.get()
-        } else {
-            collapsed.get()
-        };
         let z = zone.get();
         plan.with(|p| {
             p.as_ref().map(|p| {
+                // The row count and stage names are worked out here, not in memos of their own: this
+                // memo follows the plan already, and each memo of another value type costs its own
+                // copy of Leptos' memo code in the first visit.
+                let folded = if print && row_count(p) > PRINT_ROWS {
+                    stage_names(p)
+                } else {
+                    collapsed.get()
+                };
                 let key = plan_key(p);
                 let base = match (user_view.get(), span.and_then(|s| s.get())) {
                     (Some((k, v)), _) if k == key && !print => View { width: w, ..v },
@@ -274,10 +273,6 @@ pub fn gantt_chart(
             p.as_ref()
                 .map(|p| (p.start, p.end.unwrap_or(View::fit(p, 1000.0).end)))
         })
-    });
-    let snapshot: Memo<Option<Arc<Snapshot>>> = Memo::new(move |_| {
-        let t = cursor.get()?;
-        plan.with(|p| p.as_ref().map(|p| Arc::new(playback::snapshot(p, t))))
     });
     let stop = move || {
         if let Some(Some(h)) = timer.try_get_value() {
@@ -550,7 +545,9 @@ pub fn gantt_chart(
         }
     };
     // The tab stop: the focused bar, or the first bar of the first rows in view.
-    let tab_stop = Memo::new(move |_| {
+    // A function, not a memo: its one tracked reader (the roving tab stop's effect) keeps the last
+    // answer instead, as a memo of another value type would cost its own copy of Leptos' memo code.
+    let tab_stop = move || {
         if let Some(p) = focus_pos.get() {
             return Some(p);
         }
@@ -561,7 +558,7 @@ pub fn gantt_chart(
                 .find(|&i| !l.chart.rows[i].bars.is_empty())
                 .map(|i| (i, 0))
         })
-    });
+    };
     // A new layout renumbers nothing, but a focus past its rows is dropped.
     dom::effect(move |_| {
         let n = laid.with(|l| l.as_ref().map_or(0, |l| l.chart.rows.len()));
@@ -637,7 +634,7 @@ pub fn gantt_chart(
             let l = l.as_ref()?;
             plan.with_untracked(|p| {
                 let z = zone.get_untracked();
-                let stop = tab_stop.get_untracked();
+                let stop = untrack(tab_stop);
                 Some(markup::rows_in_view(
                     p.as_ref()?,
                     &l.chart,
@@ -653,8 +650,13 @@ pub fn gantt_chart(
         }
     });
     // The roving tab stop moves by two attributes, without redrawing the rows.
-    dom::effect(move |_| {
-        let stop = tab_stop.get();
+    let mut last_stop = None;
+    dom::effect(move |first| {
+        let stop = tab_stop();
+        if !first && stop == last_stop {
+            return;
+        }
+        last_stop = stop;
         let Some(body) = body_ref() else {
             return;
         };
@@ -705,7 +707,8 @@ pub fn gantt_chart(
             "fit" => fit(),
             "play" if playing.get_untracked() => stop(),
             "play" => play(),
-            "collapse" => collapsed.set(stage_names.get_untracked()),
+            "collapse" => collapsed
+                .set(plan.with_untracked(|p| p.as_deref().map(stage_names).unwrap_or_default())),
             "expand" => collapsed.set(Vec::new()),
             "clear" => {
                 stop();
@@ -829,15 +832,29 @@ pub fn gantt_chart(
     });
     // The snapshot at the cursor: one element kept while there is a cursor (a live region announces
     // changes of its text), between the playback bar and the foot.
+    // The snapshot is taken here rather than in a memo of its own (a memo of another value type is
+    // another copy of Leptos' memo code in the first visit): this effect follows the plan and the
+    // cursor either way, and the text last written stands in for the memo's "unchanged, do nothing".
+    let mut written: Option<String> = None;
     dom::effect(move |_| {
-        let html = snapshot.get().map(|s| {
-            let approvals = plan.with(|p| p.as_ref().and_then(|p| approval_assumption(p)));
-            snapshot_html(&s, &zone.get(), approvals.as_deref())
+        let html = cursor.get().and_then(|t| {
+            plan.with(|p| {
+                let p = p.as_ref()?;
+                let s = playback::snapshot(p, t);
+                Some(snapshot_html(
+                    &s,
+                    &zone.get(),
+                    approval_assumption(p).as_deref(),
+                ))
+            })
         });
         if root.get().is_none() {
             return;
         }
+        let same = html == written;
+        written.clone_from(&html);
         match (html, find("[data-testid=snapshot]")) {
+            (Some(_), Some(_)) if same => {}
             (Some(html), Some(old)) => old.set_inner_html(&html),
             (Some(html), None) => {
                 if let Some(foot) = find(":scope > .chart-foot") {

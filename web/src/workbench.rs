@@ -214,7 +214,6 @@ fn build(a: BenchArgs) -> BenchViews {
     // The editor's tabs: the YAML text (the default, and where diagnostics point) or the form.
     let form_tab = RwSignal::new(false);
     let scenario = Signal::derive(move || analysis.with(|a| a.scenario.clone()));
-    let diagnostics = Memo::new(move |_| Arc::new(analysis.with(|a| a.diagnostics.clone())));
     // The editor's marks: every located diagnostic's line, and the line a click on one selected.
     let marks = Memo::new(move |_| {
         analysis.with(|a| {
@@ -240,7 +239,7 @@ fn build(a: BenchArgs) -> BenchViews {
     let form_args = FormArgs {
         scenario,
         plan,
-        diagnostics: diagnostics.into(),
+        analysis,
         stale,
         apply: Callback::new(replace_text),
     };

@@ -33,7 +33,8 @@ use crate::dom::{mount_view, Mounted};
 pub struct FormArgs {
     pub scenario: Signal<Option<Arc<Scenario>>>,
     pub plan: Signal<Option<Arc<Plan>>>,
-    pub diagnostics: Signal<Arc<Vec<Diagnostic>>>,
+    /// The analysis of the committed text, whose diagnostics the form shows by their fields.
+    pub analysis: Memo<crate::analysis::Analysis>,
     pub stale: Signal<bool>,
     pub apply: Callback<String>,
 }
@@ -51,14 +52,21 @@ crate::on_demand! {
         FormKit {
             mount: |parent, before, a| {
                 let apply = a.apply;
-                mount_view(parent, before, move || view! {
-                    <ScenarioForm
-                        scenario=a.scenario
-                        plan=a.plan
-                        diagnostics=a.diagnostics
-                        stale=a.stale
-                        apply=move |t| apply.run(t)
-                    />
+                mount_view(parent, before, move || {
+                    // Made here, in the form's part, not by the workbench: a memo of another value
+                    // type is another copy of Leptos' memo code, and this one only the form reads.
+                    let analysis = a.analysis;
+                    let diagnostics =
+                        Memo::new(move |_| Arc::new(analysis.with(|a| a.diagnostics.clone())));
+                    view! {
+                        <ScenarioForm
+                            scenario=a.scenario
+                            plan=a.plan
+                            diagnostics=diagnostics
+                            stale=a.stale
+                            apply=move |t| apply.run(t)
+                        />
+                    }
                 })
             },
         }
