@@ -60,6 +60,18 @@ impl Analysis {
             .filter(|d| d.severity == severity)
             .count()
     }
+
+    /// The scenario has a counterpart to compare with: a KubeFleet strategy, whose other kind (staged
+    /// or rolling) the comparison plans.
+    pub fn has_counterpart(&self) -> bool {
+        self.scenario.as_deref().is_some_and(|s| {
+            matches!(
+                s.strategy,
+                fleetplan::model::Strategy::KubefleetStaged(_)
+                    | fleetplan::model::Strategy::KubefleetRolling(_)
+            )
+        })
+    }
 }
 
 /// Loads and plans `text`. When it cannot be loaded into a scenario (a YAML error, a missing strategy) or

@@ -41,7 +41,8 @@ pub struct CompareArgs {
     pub plan: Signal<Option<Arc<Plan>>>,
     pub other: Signal<Option<Arc<Plan>>>,
     pub against: RwSignal<Against>,
-    pub has_counterpart: Signal<bool>,
+    /// The analysis of the committed text (whether it has a counterpart to compare with).
+    pub analysis: Memo<analysis::Analysis>,
     pub committed: RwSignal<String>,
     pub history: RwSignal<History>,
     pub span: Signal<Option<(Time, Time)>>,
@@ -61,16 +62,23 @@ crate::on_demand! {
         CompareKit {
             other_plan,
             mount: |parent, before, a| {
-                mount_view(parent, before, move || view! {
-                    <Comparison
-                        plan=a.plan
-                        other=a.other
-                        against=a.against
-                        has_counterpart=a.has_counterpart
-                        committed=a.committed
-                        history=a.history
-                        span=a.span
-                    />
+                mount_view(parent, before, move || {
+                    // Made here, in the comparison's part, not by the workbench: a memo of another
+                    // value type is another copy of Leptos' memo code, and only this part follows it.
+                    let analysis = a.analysis;
+                    let has_counterpart =
+                        Memo::new(move |_| analysis.with(analysis::Analysis::has_counterpart));
+                    view! {
+                        <Comparison
+                            plan=a.plan
+                            other=a.other
+                            against=a.against
+                            has_counterpart=has_counterpart
+                            committed=a.committed
+                            history=a.history
+                            span=a.span
+                        />
+                    }
                 })
             },
         }

@@ -185,17 +185,6 @@ fn build(a: BenchArgs) -> BenchViews {
     // Side by side with another plan on one time axis.
     let compare_on = RwSignal::new(false);
     let against = RwSignal::new(Against::Counterpart);
-    let has_counterpart = Memo::new(move |_| {
-        analysis.with(|a| {
-            a.scenario.as_deref().is_some_and(|s| {
-                matches!(
-                    s.strategy,
-                    fleetplan::model::Strategy::KubefleetStaged(_)
-                        | fleetplan::model::Strategy::KubefleetRolling(_)
-                )
-            })
-        })
-    });
     let comparer = Part::<CompareKit>::new();
     // The other plan is planned only while the comparison is shown.
     dom::effect(move |_| {
@@ -234,7 +223,6 @@ fn build(a: BenchArgs) -> BenchViews {
         focused_line.set(Some(line));
         request_animation_frame(move || select_line(line));
     };
-    let has_errors = Memo::new(move |_| analysis.with(|a| a.count(Severity::Error) > 0));
     let former = Part::<FormKit>::new();
     let form_args = FormArgs {
         scenario,
@@ -345,7 +333,7 @@ fn build(a: BenchArgs) -> BenchViews {
         if !on_toggle {
             return;
         }
-        if !compare_on.get_untracked() && !has_counterpart.get_untracked() {
+        if !compare_on.get_untracked() && !analysis.with_untracked(Analysis::has_counterpart) {
             // Without a counterpart, the natural other side is this version, pinned.
             against.set(Against::Text {
                 label: "the version pinned when the comparison opened".into(),
@@ -367,8 +355,15 @@ fn build(a: BenchArgs) -> BenchViews {
         }
     });
     let bar = compare_bar.clone();
+    // The errors are counted here, not in a memo of their own (a memo of another value type is
+    // another copy of Leptos' memo code): this effect runs where that memo recomputed, and keeps the
+    // last answer to do nothing when it is the same.
+    let mut had_errors = None;
     dom::effect(move |_| {
-        let errors = has_errors.get();
+        let errors = analysis.with(|a| a.count(Severity::Error) > 0);
+        if had_errors.replace(errors) == Some(errors) {
+            return;
+        }
         match (errors, bar.query_selector(":scope > .hint").ok().flatten()) {
             (true, None) => {
                 let _ = bar.insert_adjacent_html("beforeend", ERRORS_HINT);
@@ -382,7 +377,7 @@ fn build(a: BenchArgs) -> BenchViews {
         plan,
         other: other.into(),
         against,
-        has_counterpart: has_counterpart.into(),
+        analysis,
         committed,
         history,
         span: span.into(),
