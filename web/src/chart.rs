@@ -249,7 +249,11 @@ pub fn gantt_chart(
             })
         })
     });
-    let visible: Memo<Range<usize>> = Memo::new(move |_| {
+    // The rows in view. A function, not a memo: a memo of this value type would cost its own copy of
+    // Leptos' memo code in the first visit; its tracked readers (the rows' and the tab stop's effects)
+    // keep their last answer instead and skip when it has not changed, so scrolling within the same
+    // rows still draws nothing.
+    let visible = move || -> Range<usize> {
         laid.with(|l| {
             l.as_ref().map_or(0..0, |l| {
                 if printing.get() {
@@ -259,7 +263,7 @@ pub fn gantt_chart(
                 }
             })
         })
-    });
+    };
     // The body's height follows the chart's (up to a cap), so measure again after each new layout has
     // been drawn: a short chart replaced by a long one must not keep the short one's viewport.
     dom::effect(move |_| {
@@ -553,7 +557,7 @@ pub fn gantt_chart(
         }
         laid.with(|l| {
             let l = l.as_ref()?;
-            let r = visible.get();
+            let r = visible();
             (r.start..r.end.min(l.chart.rows.len()))
                 .find(|&i| !l.chart.rows[i].bars.is_empty())
                 .map(|i| (i, 0))
@@ -627,9 +631,22 @@ pub fn gantt_chart(
     // The rows in view: one string, set when the layout, the label column or the rows in view change
     // (an edit, a zoom, scrolling), instead of a view per row and bar. Tooltips are written here, for
     // the rows in view only (see `gantt::title_in`).
-    dom::effect(move |_| {
+    // What the rows drawn last were made from (label column, rows in view, layout): the rows in view
+    // are not a memo, so this effect also wakes on scrolling within the same rows, and then skips. Its
+    // first run (a new chart, a remounted section) always draws.
+    let mut drawn: Option<(f64, Range<usize>, Option<u64>)> = None;
+    dom::effect(move |first| {
         let lw = label_w.get();
-        let shown = visible.get();
+        let shown = visible();
+        let key = (
+            lw,
+            shown.clone(),
+            laid.with(|l| l.as_ref().map(|l| l.generation)),
+        );
+        if !first && drawn.as_ref() == Some(&key) {
+            return;
+        }
+        drawn = Some(key);
         let html = laid.with(|l| {
             let l = l.as_ref()?;
             plan.with_untracked(|p| {

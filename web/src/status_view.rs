@@ -46,10 +46,9 @@ pub struct LiveClock {
 pub struct LiveKit {
     /// The analysis of a status text projected at a time, and the item it projected.
     pub read: fn(&str, Time) -> Option<(Analysis, Item)>,
-    pub sample_count: fn(&Item) -> u32,
-    /// One chunk of the range's samples (`first..end`), projected at a time.
-    pub project_chunk: fn(&Item, Time, u32, u32) -> Plan,
-    pub combine: fn(&Item, &mut Plan, Vec<SampleEnds>),
+    /// Starts drawing the range of a projected plan in chunks (see [`draw_ranges`]): the chunking
+    /// comes with this part, as only a projected status has a range to draw.
+    pub draw_range: fn(Arc<Plan>, Ranged),
     pub marks: fn(&Plan, &Chart, &View) -> Marks,
     /// Mount the "Where it stands" panel and the chart's live layer (into the parent, before the
     /// node): only a projected status draws them, so their views, and Leptos' renderer, come with this
@@ -59,6 +58,9 @@ pub struct LiveKit {
 }
 
 type PlanSignal = Signal<Option<Arc<Plan>>>;
+
+/// A projected plan and the same plan with its range, once drawn.
+pub type Ranged = RwSignal<Option<(Arc<Plan>, Arc<Plan>)>>;
 
 /// What the chart hands its live layer.
 #[derive(Clone, Copy)]
@@ -75,9 +77,7 @@ crate::on_demand! {
     pub fn live_kit() -> LiveKit {
         LiveKit {
             read,
-            sample_count: status::sample_count,
-            project_chunk,
-            combine: status::combine,
+            draw_range,
             marks: status::chart::marks,
             panel: |parent, before, plan| mount_view(parent, before, move || view! { <Panel plan=plan /> }),
             overlay: |parent, before, a| {
@@ -181,10 +181,7 @@ pub fn analyse(text: &str, previous: Option<&Analysis>, clock: LiveClock) -> Opt
 }
 
 /// The plan to show: the analysis' own, or the same plan with its range once the chunks are drawn.
-pub fn with_range(
-    plan: Option<Arc<Plan>>,
-    ranged: RwSignal<Option<(Arc<Plan>, Arc<Plan>)>>,
-) -> Option<Arc<Plan>> {
+pub fn with_range(plan: Option<Arc<Plan>>, ranged: Ranged) -> Option<Arc<Plan>> {
     let p = plan?;
     ranged.with(|r| match r {
         Some((base, full)) if Arc::ptr_eq(base, &p) => Some(full.clone()),
@@ -193,10 +190,7 @@ pub fn with_range(
 }
 
 /// Draws the range of each new live plan in chunks, one per animation frame, and puts it in `ranged`.
-pub fn draw_ranges(
-    plan: Signal<Option<Arc<Plan>>>,
-    ranged: RwSignal<Option<(Arc<Plan>, Arc<Plan>)>>,
-) {
+pub fn draw_ranges(plan: Signal<Option<Arc<Plan>>>, ranged: Ranged) {
     let kit = use_context::<LiveClock>().map(|c| c.kit);
     dom::effect(move |_| {
         let Some(p) = plan.get() else {
@@ -205,28 +199,35 @@ pub fn draw_ranges(
         if p.projection.as_ref().is_none_or(|x| x.source.is_none()) {
             return;
         }
-        let item = LIVE.with(|l| {
-            l.borrow()
-                .as_ref()
-                .filter(|(base, _)| Arc::ptr_eq(base, &p))
-                .map(|(_, i)| i.clone())
-        });
         // A projected plan exists only once the live part has projected it.
-        if let (Some(item), Some(kit)) = (item, kit.and_then(|k| k.now())) {
-            let total = (kit.sample_count)(&item);
-            chunk(kit, p, Arc::new(item), 0, total, Vec::new(), ranged);
+        if let Some(kit) = kit.and_then(|k| k.now()) {
+            (kit.draw_range)(p, ranged);
         }
     });
 }
 
+/// The live part's side of [`draw_ranges`]: the first chunk of the range of `p`, if it is the last
+/// live text's plan.
+fn draw_range(p: Arc<Plan>, ranged: Ranged) {
+    let item = LIVE.with(|l| {
+        l.borrow()
+            .as_ref()
+            .filter(|(base, _)| Arc::ptr_eq(base, &p))
+            .map(|(_, i)| i.clone())
+    });
+    if let Some(item) = item {
+        let total = status::sample_count(&item);
+        chunk(p, Arc::new(item), 0, total, Vec::new(), ranged);
+    }
+}
+
 fn chunk(
-    kit: LiveKit,
     base: Arc<Plan>,
     item: Arc<Item>,
     first: u32,
     total: u32,
     mut done: Vec<SampleEnds>,
-    ranged: RwSignal<Option<(Arc<Plan>, Arc<Plan>)>>,
+    ranged: Ranged,
 ) {
     // A newer plan took over: stop.
     let current = LIVE.with(|l| {
@@ -241,16 +242,16 @@ fn chunk(
         return;
     };
     let end = (first + CHUNK).min(total);
-    let mut part = (kit.project_chunk)(&item, now, first, end);
+    let mut part = project_chunk(&item, now, first, end);
     if let Some(s) = part.projection.as_mut().and_then(|p| p.samples.take()) {
         done.push(s);
     }
     if end >= total {
-        (kit.combine)(&item, &mut part, done);
+        status::combine(&item, &mut part, done);
         let _ = ranged.try_set(Some((base, Arc::new(part))));
         return;
     }
-    request_animation_frame(move || chunk(kit, base, item, end, total, done, ranged));
+    request_animation_frame(move || chunk(base, item, end, total, done, ranged));
 }
 
 /// The chart's live layer in `svg` once the live part is here (drawn by it), nothing before; under
