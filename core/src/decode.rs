@@ -246,7 +246,7 @@ impl Reader<'_> {
         }
         if let Some(v) = get(m, "labels") {
             let lp = self.field_path(p, "labels");
-            c.labels = self.label_entries(v, &lp).into_iter().collect();
+            c.labels = self.labels(v, &lp);
             self.done(lp);
         }
         if let Some(v) = get(m, "fleet") {

@@ -10,12 +10,12 @@ use std::collections::BTreeMap;
 
 use crate::decode::{Path, Reader, DEFAULT_STRATEGY_NAME};
 use crate::diag::{Diagnostic, Location, SourceMap};
-use crate::label_map::LabelMap;
 use crate::model::{
     Assumptions, Cluster, Placement, PreviousRun, RunSpec, Scenario, StageConfig, StagedRun,
     Strategy,
 };
 use crate::rolling::model::{Change, PlacedResource, RollingRun, RollingUpdateConfig};
+use crate::sorted_map::SortedMap;
 use crate::source::{Node, Value};
 use crate::staged::init::INIT_PREFIX;
 
@@ -240,18 +240,11 @@ impl ObjectSet {
                     );
                 }
                 let labels = match metadata.and_then(|m| m.get("labels")) {
-                    Some(l) => r
-                        .label_entries(
-                            l,
-                            &Path::object(
-                                prefix.clone(),
-                                "metadata.labels",
-                                &format!("{base}.labels"),
-                            ),
-                        )
-                        .into_iter()
-                        .collect(),
-                    None => LabelMap::new(),
+                    Some(l) => r.labels(
+                        l,
+                        &Path::object(prefix.clone(), "metadata.labels", &format!("{base}.labels")),
+                    ),
+                    None => SortedMap::new(),
                 };
                 let value = Cluster {
                     name: name.clone(),

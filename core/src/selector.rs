@@ -2,9 +2,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::label_map::LabelMap;
 use crate::labels;
 use crate::model::LabelSelector;
+use crate::sorted_map::SortedMap;
 
 /// What a selector selects, after `nil` vs `{}` is resolved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,7 +26,7 @@ pub fn selects(selector: Option<&LabelSelector>) -> Selects {
 
 /// True when `labels` satisfy the selector. An absent selector matches nothing, an empty one everything
 /// (`metav1.LabelSelectorAsSelector`). Unknown operators match nothing; [`validate`] reports them.
-pub fn matches(selector: Option<&LabelSelector>, labels: &LabelMap) -> bool {
+pub fn matches(selector: Option<&LabelSelector>, labels: &SortedMap<String, String>) -> bool {
     Compiled::new(selector).matches(labels)
 }
 
@@ -35,8 +35,6 @@ pub fn matches(selector: Option<&LabelSelector>, labels: &LabelMap) -> bool {
 #[derive(Clone, Debug)]
 pub struct Compiled<'s> {
     selector: Option<&'s LabelSelector>,
-    /// `matchLabels` as texts, read out of the map once rather than once per cluster.
-    match_labels: Vec<(&'s str, &'s str)>,
     /// Per match expression: its values as a set.
     sets: Vec<HashSet<&'s str>>,
 }
@@ -49,25 +47,20 @@ impl<'s> Compiled<'s> {
                 .map(|e| e.values.iter().map(String::as_str).collect())
                 .collect()
         });
-        let match_labels = selector.map_or_else(Vec::new, |s| s.match_labels.iter().collect());
-        Compiled {
-            selector,
-            match_labels,
-            sets,
-        }
+        Compiled { selector, sets }
     }
 
     /// The same answer as [`matches`].
-    pub fn matches(&self, labels: &LabelMap) -> bool {
+    pub fn matches(&self, labels: &SortedMap<String, String>) -> bool {
         let Some(s) = self.selector else {
             return false;
         };
-        self.match_labels.iter().all(|(k, v)| labels.has(k, v))
+        s.match_labels.iter().all(|(k, v)| labels.get(k) == Some(v))
             && s.match_expressions
                 .iter()
                 .zip(&self.sets)
                 .all(|(e, values)| {
-                    let value = labels.get(&e.key);
+                    let value = labels.get(&e.key).map(String::as_str);
                     match e.operator.as_str() {
                         "In" => value.is_some_and(|v| values.contains(v)),
                         "NotIn" => value.is_none_or(|v| !values.contains(v)),
@@ -94,7 +87,7 @@ fn json_strings(values: &[String]) -> String {
 /// where Go's map order is random).
 pub fn validate(selector: &LabelSelector) -> Result<(), String> {
     for (k, v) in &selector.match_labels {
-        requirement_errors(k, "=", &[v.to_string()])?;
+        requirement_errors(k, "=", std::slice::from_ref(v))?;
     }
     for e in &selector.match_expressions {
         let op = match e.operator.as_str() {
@@ -478,7 +471,7 @@ mod tests {
     use super::*;
     use crate::model::LabelSelectorRequirement;
 
-    fn labels<M: FromIterator<(String, String)>>(pairs: &[(&str, &str)]) -> M {
+    fn labels(pairs: &[(&str, &str)]) -> SortedMap<String, String> {
         pairs
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))

@@ -1,14 +1,13 @@
 //! The KubeFleet parts of a scenario: stages, label selectors, stage tasks, the run and the placement.
 //! Shared by the fleetplan format and manifest import, which read the same `spec.stages` shape.
 
-use std::borrow::Cow;
-
 use super::read::{get, Path, Reader};
 use super::NUMBER_OF_CLUSTERS_GO;
 use crate::model::{
     IntOrString, LabelSelector, LabelSelectorRequirement, Placement, PreviousRun, RunSpec,
     StageConfig, StageTask,
 };
+use crate::sorted_map::SortedMap;
 use crate::source::{Node, Resolved, Value};
 
 pub(crate) const STAGE_KEYS: &[&str] = &[
@@ -154,10 +153,7 @@ impl Reader<'_> {
         let m = self.map(n, p, SELECTOR_KEYS)?;
         let mut sel = LabelSelector::default();
         if let Some(v) = get(m, "matchLabels") {
-            sel.match_labels = self
-                .label_entries(v, &p.field("matchLabels"))
-                .into_iter()
-                .collect();
+            sel.match_labels = self.labels(v, &p.field("matchLabels"));
         }
         if let Some(v) = get(m, "matchExpressions") {
             let p = p.field("matchExpressions");
@@ -192,26 +188,21 @@ impl Reader<'_> {
     }
 
     /// A label map (cluster labels, matchLabels): string values, plain scalars read with a warning.
-    /// A mapping's labels as read, keys borrowed from the text: a cluster's map copies them once,
-    /// into its own text.
-    pub(crate) fn label_entries<'n>(
-        &mut self,
-        n: &'n Node,
-        p: &Path,
-    ) -> Vec<(&'n str, Cow<'n, str>)> {
+    pub(crate) fn labels(&mut self, n: &Node, p: &Path) -> SortedMap<String, String> {
         let Value::Map(entries) = &n.value else {
             if !n.is_null() {
                 self.wrong_type("a mapping of label keys to values", p, n);
             }
-            return Vec::new();
+            return SortedMap::new();
         };
         self.note(p, n);
-        let mut out = Vec::with_capacity(entries.len());
-        out.extend(entries.iter().filter_map(|e| {
-            self.label_value_in(&e.value, p, &e.key)
-                .map(|v| (&*e.key, v))
-        }));
-        out
+        entries
+            .iter()
+            .filter_map(|e| {
+                self.label_value_in(&e.value, p, &e.key)
+                    .map(|v| (e.key.to_string(), v))
+            })
+            .collect()
     }
 
     /// `run: name` or `run: {name, state, resourceSnapshotIndex}`.

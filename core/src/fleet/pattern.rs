@@ -1,10 +1,9 @@
 //! A generator read once and then numbered per cluster: name patterns and label values split into
-//! their text and `{i}` parts up front, so a cluster costs its digits, an exact-size name and one
-//! exact-size label text (every value written straight into it), not a substring search per pattern
-//! and value (a quarter of a 1,000-cluster staged plan) nor a string per key and value.
+//! their text and `{i}` parts up front, so a cluster costs its digits and one exact-size string per
+//! text, not a substring search per pattern and value (a quarter of a 1,000-cluster staged plan).
 
-use crate::label_map::LabelMap;
 use crate::model::{Cluster, ClusterGenerator, SpreadMode};
+use crate::sorted_map::SortedMap;
 
 /// A name pattern (or a label value) as its parts: text copied as is, and `{i}` / `{i:0W}` places.
 #[derive(Clone, Debug)]
@@ -61,14 +60,7 @@ impl<'a> Pattern<'a> {
     pub fn format(&self, i: u64) -> String {
         let mut buf = [0; crate::decimal::LONGEST];
         let digits = crate::decimal::decimal(i, &mut buf);
-        let mut out = String::with_capacity(self.len(digits));
-        self.write(digits, &mut out);
-        out
-    }
-
-    /// Bytes of the pattern numbered with `digits`.
-    fn len(&self, digits: &str) -> usize {
-        self.text_len
+        let len = self.text_len
             + self
                 .parts
                 .iter()
@@ -76,11 +68,8 @@ impl<'a> Pattern<'a> {
                     Part::Index(width) => digits.len().max(*width),
                     Part::Text(_) => 0,
                 })
-                .sum::<usize>()
-    }
-
-    /// Appends the pattern numbered with `digits` (the number's decimal digits) to `out`.
-    fn write(&self, digits: &str, out: &mut String) {
+                .sum::<usize>();
+        let mut out = String::with_capacity(len);
         for part in &self.parts {
             match part {
                 Part::Text(t) => out.push_str(t),
@@ -92,11 +81,9 @@ impl<'a> Pattern<'a> {
                 }
             }
         }
+        out
     }
 }
-
-/// The value of a spread that lists none.
-static EMPTY: Value<'static> = Value::Plain("");
 
 /// A label value of a spread: most have no `{i}` and are copied as they are.
 #[derive(Clone, Debug)]
@@ -154,50 +141,37 @@ impl<'a> Generator<'a> {
     /// The `k`-th (0-based) cluster.
     pub fn cluster(&self, k: u32) -> Cluster {
         let i = u64::from(self.gen.first) + u64::from(k);
-        let mut buf = [0; crate::decimal::LONGEST];
-        let digits = crate::decimal::decimal(i, &mut buf);
-        // Each label's value first, to size the map's one text exactly.
-        let values = self.labels.iter().map(|label| {
+        let mut labels = SortedMap::with_capacity(self.labels.len());
+        for label in &self.labels {
             let n = label.values.len() as u64;
-            match label.mode {
-                SpreadMode::Index => None,
-                _ if n == 0 => Some(&EMPTY),
-                SpreadMode::Cycle => Some(&label.values[(u64::from(k) % n) as usize]),
+            let value = match label.mode {
+                SpreadMode::Index => {
+                    let mut buf = [0; crate::decimal::LONGEST];
+                    crate::decimal::decimal(i, &mut buf).to_string()
+                }
+                _ if n == 0 => String::new(),
+                SpreadMode::Cycle => value(&label.values[(u64::from(k) % n) as usize], i),
                 SpreadMode::Blocks => {
                     // Nearly equal contiguous blocks: the first `count % n` blocks get one extra cluster.
                     let count = u64::from(self.gen.count.max(1));
                     let idx = (u64::from(k) * n / count).min(n - 1);
-                    Some(&label.values[idx as usize])
+                    value(&label.values[idx as usize], i)
                 }
-            }
-        });
-        let bytes: usize = self
-            .labels
-            .iter()
-            .zip(values.clone())
-            .map(|(label, value)| {
-                label.key.len()
-                    + match value {
-                        // An index label's value is the cluster's number.
-                        None => digits.len(),
-                        Some(Value::Plain(v)) => v.len(),
-                        Some(Value::Numbered(p)) => p.len(digits),
-                    }
-            })
-            .sum();
-        let mut labels = LabelMap::builder(self.labels.len(), bytes);
-        // The generator's keys are unique and ascending, as the map's must be.
-        for (label, value) in self.labels.iter().zip(values) {
-            labels.push(label.key, |text| match value {
-                None => text.push_str(digits),
-                Some(Value::Plain(v)) => text.push_str(v),
-                Some(Value::Numbered(p)) => p.write(digits, text),
-            });
+            };
+            // The generator's keys are unique and ascending, so each insert appends.
+            labels.insert(label.key.clone(), value);
         }
         Cluster {
             name: self.name.format(i),
-            labels: labels.finish(),
+            labels,
             ..Default::default()
         }
+    }
+}
+
+fn value(value: &Value<'_>, i: u64) -> String {
+    match value {
+        Value::Plain(v) => (*v).to_string(),
+        Value::Numbered(p) => p.format(i),
     }
 }

@@ -5,8 +5,8 @@
 
 use crate::decode::{Path, Reader};
 use crate::diag::{Diagnostic, Location};
-use crate::label_map::LabelMap;
 use crate::model::StageConfig;
+use crate::sorted_map::SortedMap;
 use crate::source::Node;
 use crate::time::Time;
 
@@ -100,7 +100,7 @@ pub struct ApprovalStatus {
 #[derive(Clone, Debug)]
 pub struct Member {
     pub name: String,
-    pub labels: LabelMap,
+    pub labels: SortedMap<String, String>,
 }
 
 /// A strategy object beside the run, to compare with the run's snapshot.
@@ -327,12 +327,10 @@ pub fn read_member(obj: &Object, diags: &mut Vec<Diagnostic>) -> Option<Member> 
             .get("metadata")
             .and_then(|md| md.get("labels"))
             .map(|l| {
-                r.label_entries(
+                r.labels(
                     l,
                     &Path::object(format!("{}: ", m.id), "metadata.labels", ""),
                 )
-                .into_iter()
-                .collect()
             })
             .unwrap_or_default();
         Member {
