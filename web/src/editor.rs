@@ -870,13 +870,15 @@ fn key(api: EditorApi, d: &Dom, ev: &web_sys::KeyboardEvent, on_input: impl Fn()
 }
 
 /// The editor of `api`'s text. `replaced`: notified when the text was set from elsewhere (an example, the form, undo),
-/// the only texts written into the text area; `marks`: (line, severity) of the diagnostics;
+/// the only texts written into the text area; `marks`: (line, severity) of the diagnostics, read
+/// (tracked) by the effect that draws them, which keeps its last answer: a function, not a memo, as
+/// a memo of this value type would cost its own copy of Leptos' memo code in the first visit;
 /// `focused`: the line a click on a diagnostic selected, marked more strongly.
 /// `hidden`: the form tab is shown instead.
-pub struct EditorArgs<I, C> {
+pub struct EditorArgs<M, I, C> {
     pub replaced: Trigger,
     pub api: EditorApi,
-    pub marks: Signal<Vec<(usize, Severity)>>,
+    pub marks: M,
     pub focused: Signal<Option<usize>>,
     pub on_input: I,
     pub on_commit: C,
@@ -885,6 +887,7 @@ pub struct EditorArgs<I, C> {
 
 pub fn yaml_editor(
     args: EditorArgs<
+        impl Fn() -> Vec<(usize, Severity)> + 'static,
         impl Fn() + Copy + Send + Sync + 'static,
         impl Fn() + Copy + Send + Sync + 'static,
     >,
@@ -938,13 +941,22 @@ pub fn yaml_editor(
             place(api, None, Caret::End, true);
         }
     });
+    // What the marks drawn last were made from: the effect wakes on every edit's analysis, and
+    // writes only when the marks, the focused line or the editor's readiness changed.
+    type Drawn = (Option<usize>, Vec<(usize, Severity)>, bool);
+    let mut drawn: Option<Drawn> = None;
     crate::dom::effect(move |_| {
         let f = focused.get();
-        let marks = marks.get();
-        api.ready.track();
+        let marks = marks();
+        let ready = api.ready.get();
         let Some(d) = api.dom() else {
             return;
         };
+        let key = (f, marks, ready);
+        if drawn.as_ref() == Some(&key) {
+            return;
+        }
+        let (f, marks, _) = drawn.insert(key).clone();
         let top = |line: usize| PAD + (line as f64 - 1.0) * LINE_HEIGHT;
         let mut seen = Vec::new();
         let mut html = String::new();

@@ -204,7 +204,7 @@ fn build(a: BenchArgs) -> BenchViews {
     let form_tab = RwSignal::new(false);
     let scenario = Signal::derive(move || analysis.with(|a| a.scenario.clone()));
     // The editor's marks: every located diagnostic's line, and the line a click on one selected.
-    let marks = Memo::new(move |_| {
+    let marks = move || {
         analysis.with(|a| {
             a.diagnostics
                 .iter()
@@ -214,7 +214,7 @@ fn build(a: BenchArgs) -> BenchViews {
                 })
                 .collect::<Vec<_>>()
         })
-    });
+    };
     let focused_line = RwSignal::new(None::<usize>);
     let select_line = move |line: usize| yaml_editor.select_line(line);
     // A diagnostic points into the text: show the YAML tab, then select the line once it is drawn.
@@ -309,7 +309,7 @@ fn build(a: BenchArgs) -> BenchViews {
     let _ = editor.append_child(&editor::yaml_editor(editor::EditorArgs {
         replaced,
         api: yaml_editor,
-        marks: marks.into(),
+        marks,
         focused: focused_line.into(),
         on_input: move || {
             // Set only when a line is marked: setting it notifies even when it is unchanged, and
