@@ -967,29 +967,28 @@ pub fn gantt_chart(
     dom::effect(move |_| {
         let Some(section) = root.get() else { return };
         untrack(|| {
-            let listener = wasm_bindgen::closure::Closure::<dyn Fn(web_sys::Event)>::new(on_event)
-                .into_js_value();
-            let f = listener.unchecked_ref();
-            for kind in [
-                "click",
-                "input",
-                "change",
-                "keydown",
-                "focusin",
-                "wheel",
-                "pointerdown",
-                "pointermove",
-                "pointerup",
-                "pointercancel",
-                "mousedown",
-                "mousemove",
-                "mouseup",
-                "mouseout",
-            ] {
-                let _ = section.add_event_listener_with_callback(kind, f);
-            }
+            dom::listen(
+                &section,
+                &[
+                    "click",
+                    "input",
+                    "change",
+                    "keydown",
+                    "focusin",
+                    "wheel",
+                    "pointerdown",
+                    "pointermove",
+                    "pointerup",
+                    "pointercancel",
+                    "mousedown",
+                    "mousemove",
+                    "mouseup",
+                    "mouseout",
+                ],
+                on_event,
+            );
             if let Some(body) = body_of(Some(section.clone())) {
-                let _ = body.add_event_listener_with_callback("scroll", f);
+                dom::listen(&body, &["scroll"], on_event);
             }
             if let Ok(Some(svg)) = section.query_selector("svg.rows") {
                 let height = Signal::derive(move || {

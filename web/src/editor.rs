@@ -25,6 +25,7 @@
 //! far away starts at the window's edge; the browser's own undo knows only the window (the app's
 //! Ctrl+Z steps its history of whole texts, so it is unaffected).
 
+use crate::dom;
 use fleetplan::Severity;
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
@@ -611,16 +612,6 @@ fn clipboard(ev: &web_sys::Event) -> Option<web_sys::DataTransfer> {
     (!data.is_undefined() && !data.is_null()).then(|| data.unchecked_into())
 }
 
-/// One closure type for every listener: each type of closure handed to the browser is an import of the
-/// first module (an embed's too).
-fn listen(target: &web_sys::EventTarget, name: &str, f: impl FnMut(web_sys::Event) + 'static) {
-    let boxed: Box<dyn FnMut(web_sys::Event)> = Box::new(f);
-    let cb = Closure::wrap(boxed);
-    let _ = target.add_event_listener_with_callback(name, cb.as_ref().unchecked_ref());
-    // The editor's elements live as long as the workbench, which lives as long as the page.
-    cb.forget();
-}
-
 const MARKUP: &str = concat!(
     r#"<div class="scroller"><div class="sizer">"#,
     r#"<pre class="gutter" aria-hidden="true"></pre>"#,
@@ -664,18 +655,18 @@ fn setup(
     place(api, Some(0.0), Caret::End, true);
 
     // Tests and scripts fire plain `input` events: only a real one says whether an IME composes.
-    listen(&d.ta, "input", move |ev: web_sys::Event| {
+    dom::listen(&d.ta, &["input"], move |ev: web_sys::Event| {
         let composing = prop(&ev, "isComposing").is_truthy();
         edited(api, composing, on_input)
     });
-    listen(&d.ta, "change", move |_: web_sys::Event| on_commit());
-    listen(&d.scroller, "scroll", move |_: web_sys::Event| {
+    dom::listen(&d.ta, &["change"], move |_: web_sys::Event| on_commit());
+    dom::listen(&d.scroller, &["scroll"], move |_: web_sys::Event| {
         scrolled(api)
     });
     // It is exactly as large as its lines: anything that scrolled it (a character typed past its
     // width before it grew) is undone, the scroller shows the caret.
     let ta = d.ta.clone();
-    listen(&d.ta, "scroll", move |_: web_sys::Event| {
+    dom::listen(&d.ta, &["scroll"], move |_: web_sys::Event| {
         if ta.scroll_top() != 0 || ta.scroll_left() != 0 {
             ta.set_scroll_top(0);
             ta.set_scroll_left(0);
@@ -684,7 +675,7 @@ fn setup(
     // Focus by the keyboard scrolls a focused element into view, here to the window's first line,
     // far above the view: the view stays where it was (the scroll event comes a frame later).
     let dd = d.clone();
-    listen(&d.ta, "focus", move |_: web_sys::Event| {
+    dom::listen(&d.ta, &["focus"], move |_: web_sys::Event| {
         let w = api.win.get_value();
         if !w.windowed() {
             return;
@@ -696,7 +687,7 @@ fn setup(
         // Scroll events come before the frame's animation callbacks.
         request_animation_frame(move || api.win.update_value(|w| w.hold = None));
     });
-    listen(&d.ta, "mousedown", move |_: web_sys::Event| {
+    dom::listen(&d.ta, &["mousedown"], move |_: web_sys::Event| {
         api.win.update_value(|w| {
             w.all = false;
             w.away = None;
@@ -704,7 +695,7 @@ fn setup(
         })
     });
     if let Some(win) = web_sys::window() {
-        listen(&win, "mouseup", move |_: web_sys::Event| {
+        dom::listen(&win, &["mouseup"], move |_: web_sys::Event| {
             if api.win.get_value().dragging {
                 api.win.update_value(|w| w.dragging = false);
                 scrolled(api);
@@ -712,26 +703,26 @@ fn setup(
         });
     }
     let dd = d.clone();
-    listen(&d.ta, "compositionstart", move |_: web_sys::Event| {
+    dom::listen(&d.ta, &["compositionstart"], move |_: web_sys::Event| {
         if all_selected(api, &dd) {
             collapse(api, &dd);
         }
         api.win.update_value(|w| w.composing = true);
     });
-    listen(&d.ta, "compositionend", move |_: web_sys::Event| {
+    dom::listen(&d.ta, &["compositionend"], move |_: web_sys::Event| {
         api.win.update_value(|w| w.composing = false);
         settle(api);
         scrolled(api);
     });
     let dd = d.clone();
-    listen(&d.ta, "beforeinput", move |ev: web_sys::Event| {
+    dom::listen(&d.ta, &["beforeinput"], move |ev: web_sys::Event| {
         let kind = prop(&ev, "inputType").as_string().unwrap_or_default();
         if (kind.starts_with("insert") || kind.starts_with("delete")) && all_selected(api, &dd) {
             collapse(api, &dd);
         }
     });
     let dd = d.clone();
-    listen(&d.ta, "paste", move |ev: web_sys::Event| {
+    dom::listen(&d.ta, &["paste"], move |ev: web_sys::Event| {
         if api.win.get_value().composing {
             return;
         }
@@ -754,7 +745,7 @@ fn setup(
     });
     for name in ["copy", "cut"] {
         let dd = d.clone();
-        listen(&d.ta, name, move |ev: web_sys::Event| {
+        dom::listen(&d.ta, &[name], move |ev: web_sys::Event| {
             if !all_selected(api, &dd) {
                 return;
             }
@@ -770,7 +761,7 @@ fn setup(
         });
     }
     let dd = d.clone();
-    listen(&d.ta, "keydown", move |ev: web_sys::Event| {
+    dom::listen(&d.ta, &["keydown"], move |ev: web_sys::Event| {
         key(api, &dd, ev.unchecked_ref(), on_input)
     });
 }
