@@ -6,7 +6,7 @@
 # cargo's own output (linked with --emit-relocs by web/build.rs) with wasm-split-cli, runs wasm-bindgen
 # on the split main module (keeping the exports the chunks link against), and puts the main module,
 # its JavaScript, the chunks and their loader (__wasm_split.js) into Trunk's staging directory in place
-# of what Trunk made. scripts/wasm-opt-hook.sh then shrinks every module, scripts/wasm-strip-sections.mjs
+# of what Trunk made. scripts/wasm-opt-hook.sh then shrinks every module, scripts/wasm-strip-sections.py
 # and scripts/wasm-pack.mjs drop their ignored sections and pack the chunks, and scripts/minify-hook.sh
 # minifies the JavaScript glue, the loader and CSS.
 set -euo pipefail
@@ -75,7 +75,7 @@ bash "$root/scripts/wasm-opt-hook.sh"
 # file each, rewriting the loader to match (release builds; FLEETPLAN_NO_PACK=1 leaves them as they are:
 # dev builds and an opt-out load each module from its own file as wasm-split-cli wrote them),
 if [ "${TRUNK_PROFILE:-debug}" = release ] && [ -z "${FLEETPLAN_NO_PACK:-}" ]; then
-    node "$root/scripts/wasm-strip-sections.mjs" "$staging"
+    python3 "$root/scripts/wasm-strip-sections.py" "$staging"
     node "$root/scripts/wasm-pack.mjs" "$staging"
 fi
 # and minify the glue, the loader and CSS (release builds only).

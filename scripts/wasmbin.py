@@ -1,6 +1,6 @@
 """The few pieces of the wasm binary format the project's scripts read: LEB128 numbers and sections.
 
-Imported by scripts/wasm-weight.py, scripts/wasm-drop-exports.py and scripts/wasm-short-imports.py (run as `python3 scripts/NAME.py`,
+Imported by scripts/wasm-weight.py, scripts/wasm-drop-exports.py, scripts/wasm-short-imports.py and scripts/wasm-strip-sections.py (run as `python3 scripts/NAME.py`,
 so this folder is on the import path).
 """
 
