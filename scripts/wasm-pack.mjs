@@ -9,43 +9,20 @@
 //
 // Which views need a file: the parts that use it (the split loader's dependency lists, or the part
 // itself for its own module) and every part that can only be asked for once one of those has loaded
-// (`AFTER`, below). Two files are needed by the same views when those sets are equal; each such set
-// with more than one file becomes `pack_<first parts>.wasm`, named after the parts that can load it
-// first. A pack is a valid wasm module holding its modules as custom sections (so every server sends
+// (`AFTER` in scripts/pack-order.mjs; the e2e checks it against the order each view asks for parts in).
+// Two files are needed by the same views when those sets are equal; each such set with more than one
+// file becomes `pack_<first parts>.wasm`, named after the parts that can load it first. A pack is a valid wasm module holding its modules as custom sections (so every server sends
 // it as application/wasm and compresses it like the chunks): the loader fetches it once (a failed
 // fetch is retried on the next load, as the loader's own loads are) and instantiates each module from
 // its section. The loader (__wasm_split.js) is rewritten to match; scripts/bundle-parts.mjs reads it.
 import fs from "node:fs";
 import path from "node:path";
 
+import { AFTER } from "./pack-order.mjs";
+
 const dir = process.argv[2];
 if (!dir) throw new Error("usage: node scripts/wasm-pack.mjs DIR (the staging directory)");
 const loaderPath = path.join(dir, "__wasm_split.js");
-
-/**
- * The parts that are asked for only by code that other parts bring, and the parts whose code asks for
- * them (web/src; a part follows another when each of its askers is that part or follows it): the app's
- * Planner (app_kit, lib.rs) asks for the workbench (bench_kit), the kinds' parts (kinds.rs), a live
- * status's part (status_view.rs) and, with the embed caption (summary.rs), the share codec, which the
- * workbench (workbench.rs, header.rs) asks for too, with the form, the comparison, the menus, the
- * examples' texts and the exports. A part not named here (app_kit, planner_kit: the JavaScript API's
- * plan() needs no app) counts as one any view may load first. Naming a part here that some view loads
- * earlier would make that view download the whole pack of the part it is said to follow.
- */
-const AFTER = {
-  bench_kit: ["app_kit"],
-  gke_part: ["app_kit"],
-  manifests_part: ["app_kit"],
-  yaml_part: ["app_kit"],
-  rolling_part: ["app_kit"],
-  live_kit: ["app_kit"],
-  share_kit: ["app_kit", "bench_kit"],
-  form_kit: ["bench_kit"],
-  compare_kit: ["bench_kit"],
-  menus: ["bench_kit"],
-  example_texts: ["bench_kit"],
-  exports_kit: ["bench_kit"],
-};
 
 const js = fs.readFileSync(loaderPath, "utf8");
 // Each load as wasm-split-cli writes it: `const __chunk_N = makeLoad(() => { … fetch(new URL("./F", …)) …

@@ -15,6 +15,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 
+import { outOfOrder } from "../../scripts/pack-order.mjs";
+
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const dist = path.resolve(process.env.FLEETPLAN_DIST || path.join(root, "dist"));
 const out = path.join(root, "target", "e2e");
@@ -33,6 +35,8 @@ const TYPES = {
 
 let server;
 let base;
+/** The split loader as served (`loaderAsServed`), `null` for a build without one. */
+let loader = null;
 let browser;
 const metrics = {};
 /** Requests for anything outside PREFIX: the app must load everything relative to itself. */
@@ -54,6 +58,10 @@ function serve() {
         res.writeHead(200, { "content-type": TYPES[".html"] }).end(rel === "api-example.html" ? apiPage() : componentPage());
         return;
       }
+      if (rel === "__wasm_split.js" && loader !== null) {
+        res.writeHead(200, { "content-type": TYPES[".js"] }).end(loader);
+        return;
+      }
       if (rel === "scenarios/staged.yaml") {
         res.writeHead(200, { "content-type": TYPES[".yaml"] }).end(STAGED);
         return;
@@ -68,6 +76,29 @@ function serve() {
     });
     s.listen(0, "127.0.0.1", () => resolve(s));
   });
+}
+
+/**
+ * The split loader `js` with each part's load (`__wasm_split_load_<part>_<hash>`, what the main module
+ * calls when code asks for the part) telling the page first (`__fleetplanAsked`, bound by newPage), so
+ * every view's order of asking is checked against the order scripts/wasm-pack.mjs packed by. The loads
+ * are renamed and exported again wrapped; the file on disk (what the sizes measure) is unchanged.
+ */
+function loaderAsServed(js) {
+  const loads = [];
+  const renamed = js.replace(/\b__wasm_split_load_(\w+?)_(\d+)(\s*=)(?!=)/g, (_, part, hash, eq) => {
+    loads.push([part, hash]);
+    return `__fleetplan_load_${part}_${hash}${eq}`;
+  });
+  assert.ok(loads.length > 0, "no part loads found in the split loader: the part order check would check nothing");
+  const told = loads.map(([p, h]) => `export const __wasm_split_load_${p}_${h} = __fleetplanTell("${p}", __fleetplan_load_${p}_${h});`);
+  return `${renamed}
+const __fleetplanTell = (part, load) => function (...args) {
+  globalThis.__fleetplanAsked?.(part);
+  return load.apply(this, args);
+};
+${told.join("\n")}
+`;
 }
 
 /** The README's minimal page using the JavaScript API, with the staged example inlined. */
@@ -193,6 +224,19 @@ async function newPage(opts = {}) {
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, timezoneId: "UTC", ...opts });
   const page = await context.newPage();
   const errors = [];
+  // The parts each frame asked for, in order; asking for one before the parts whose code asks for it
+  // (scripts/pack-order.mjs) is an error: that view would download packs of parts it does not use.
+  const asked = new Map();
+  await page.exposeBinding("__fleetplanAsked", ({ frame }, part) => {
+    if (!asked.has(frame)) asked.set(frame, []);
+    const seen = asked.get(frame);
+    if (seen.includes(part)) return;
+    const wrong = outOfOrder(part, seen);
+    if (wrong) errors.push(`${frame.url()}: ${wrong}`);
+    seen.push(part);
+  });
+  /** The parts the page's own frame asked for so far, in order. */
+  const parts = () => [...(asked.get(page.mainFrame()) || [])];
   // Every file of the app this page fetched (paths relative to the app): what a view downloads.
   const fetched = [];
   page.on("request", (r) => {
@@ -212,7 +256,7 @@ async function newPage(opts = {}) {
     };
     new MutationObserver(seen).observe(document, { childList: true, subtree: true });
   });
-  return { context, page, errors, fetched };
+  return { context, page, errors, fetched, parts };
 }
 
 /** The gzip -9 size of the app's files among `files` (each counted once), as a server would send them. */
@@ -343,6 +387,8 @@ before(async () => {
     (n, f) => n + zlib.gzipSync(fs.readFileSync(path.join(dist, f)), { level: 9 }).length,
     0,
   );
+  const split = path.join(dist, "__wasm_split.js");
+  if (fs.existsSync(split)) loader = loaderAsServed(fs.readFileSync(split, "utf8"));
   server = await serve();
   base = `http://127.0.0.1:${server.address().port}${PREFIX}`;
   browser = await chromium.launch({
@@ -371,12 +417,14 @@ after(async () => {
 });
 
 test("edit, share, embed and a damaged link, under a sub-path, as a person would", async () => {
-  const { context, page, errors, fetched } = await newPage();
+  const { context, page, errors, fetched, parts } = await newPage();
   await openApp(page);
   metrics.firstChartMs = Math.round(await page.evaluate(() => window.__firstChart));
   // The whole app at first load: the chart's module, then the editing side it fetches meanwhile.
   await page.locator('[data-testid="copy-link"]').waitFor();
   metrics.appInitialGzipBytes = gzipOf(fetched);
+  // The part order check sees the loads (a loader it could not wrap would leave every view unchecked).
+  for (const p of ["app_kit", "bench_kit"]) assert.ok(parts().includes(p), `asked for: ${parts().join(", ")}`);
   const stages = await page.locator("g.row-stage text.label").allTextContents();
   assert.deepEqual(
     stages.map((s) => s.replace(/^[▾▸]\s*/, "")),
