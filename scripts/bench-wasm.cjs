@@ -11,12 +11,24 @@ const path = require("path");
 const { spawn } = require("child_process");
 const readline = require("readline");
 
+// Both sides run optimized code. V8 runs a wasm function first as its baseline compiler's code
+// (Liftoff) and optimizes it (TurboFan) only once the function has spent a budget of executed code,
+// so a function a plan calls once or twice stays baseline code for thousands of plans: staged at
+// 1,000 clusters read 0.78-0.85 ms per plan after the quarter-second warm-up below, 0.65-0.70 ms
+// after 4.5 s, and 0.645 ms from the start with every function optimized (2026-11-27, bench/REPORT.md);
+// at 10,000 clusters the three agree. Native code is optimized before it runs; so is wasm here. Set
+// before the module is compiled (on require, below).
+require("v8").setFlagsFromString("--no-liftoff");
+
 const SIZES = [1000, 10000, 100000];
 const KINDS = ["staged", "rolling", "gke"];
 const READ_CLUSTERS = 10000;
 /// Pairs per figure: at most PAIRS, at least MIN_PAIRS, and no new pair after PAIRS_MS of wall time
-/// (about the two seconds per side each figure took when the sides were timed apart).
-const PAIRS = 7;
+/// (about the two seconds per side each figure took when the sides were timed apart). A pair of
+/// 1,000-cluster plans takes about 50 ms, so those figures take the median of 15 pairs in under a
+/// second (with 7, the head's GKE pairs there spread 1.37-2.25); the largest
+/// stop at the time limit, as before.
+const PAIRS = 15;
 const MIN_PAIRS = 3;
 const PAIRS_MS = 4000;
 /// Issue 13: wasm at most 1.5 times native, for every planner.
@@ -48,10 +60,10 @@ const cpuMs = () => {
   return (u.user + u.system) / 1000;
 };
 
-// V8 first runs wasm from its baseline compiler and optimizes hot functions in the background, whose
-// threads' CPU time counts here: one warm-up call of a few milliseconds measured that, not fleetplan
-// (staged at 1,000 clusters read 4× native). Warm up for a quarter of a second (the native side too),
-// then measure.
+// Compiling the module's functions (with the optimizing compiler, see the top) takes CPU time, some
+// of it on V8's background threads, which counts here: one warm-up call of a few milliseconds
+// measured that, not fleetplan (staged at 1,000 clusters read 4× native). Warm up for a quarter of a second
+// (the native side too), then measure.
 const WARM_MS = 250;
 
 // A sample times a batch of calls lasting at least BATCH_MS and divides, as the native side does
