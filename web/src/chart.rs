@@ -154,7 +154,7 @@ pub fn gantt_chart(
             .dyn_into::<web_sys::HtmlElement>()
             .ok()
     };
-    let body_ref = move || body_of(root.get_untracked());
+    let body_ref = move || body_of(root.get());
     // Width of the time area, the label column and the scroll state of the body, measured from the DOM.
     let width = RwSignal::new(900.0_f64);
     let label_w = RwSignal::new(LABEL_WIDTH);
@@ -179,7 +179,7 @@ pub fn gantt_chart(
     let printing = RwSignal::new(false);
 
     let measure = move || {
-        if let Some(el) = body_of(root.try_get_untracked().flatten()) {
+        if let Some(el) = body_of(root.get()) {
             let inner = el.client_width() as f64;
             let lw = label_width_for(inner);
             let _ = label_w.try_set(lw);
@@ -272,12 +272,13 @@ pub fn gantt_chart(
     });
 
     // The span the cursor can travel: the run, or up to where the fitted view ends when it never ends.
-    let bounds = Memo::new(move |_| {
-        plan.with(|p| {
-            p.as_ref()
-                .map(|p| (p.start, p.end.unwrap_or(View::fit(p, 1000.0).end)))
-        })
-    });
+    // Read from the plan, not kept in a memo (a memo of this value type would cost its own copy of
+    // Leptos' memo code in the first visit): its two tracked readers, the effects below, keep their
+    // last answer and skip when it is the same.
+    let bounds_of = |p: &Option<Arc<Plan>>| {
+        p.as_ref()
+            .map(|p| (p.start, p.end.unwrap_or(View::fit(p, 1000.0).end)))
+    };
     let stop = move || {
         if let Some(Some(h)) = timer.try_get_value() {
             h.clear();
@@ -287,7 +288,7 @@ pub fn gantt_chart(
     };
     // About 20 seconds for the whole run, whatever its length, at 10 frames a second.
     let play = move || {
-        let Some((s, e)) = bounds.get_untracked() else {
+        let Some((s, e)) = plan.with_untracked(bounds_of) else {
             return;
         };
         if cursor.get_untracked().is_none_or(|t| t >= e || t < s) {
@@ -295,7 +296,7 @@ pub fn gantt_chart(
         }
         playing.set(true);
         let tick = move || {
-            let Some(Some((s, e))) = bounds.try_get_untracked() else {
+            let Some(Some((s, e))) = plan.try_with_untracked(bounds_of) else {
                 stop();
                 return;
             };
@@ -325,7 +326,7 @@ pub fn gantt_chart(
     // The cursor's line across the axis and the rows, each drawn last in its SVG (over the bars and
     // the live layer); read untracked, so the frame's effect can draw it again in an axis it rewrote.
     let draw_cursor = move || {
-        let Some(root) = root.get_untracked() else {
+        let Some(root) = root.get() else {
             return;
         };
         let x = cursor
@@ -745,7 +746,7 @@ pub fn gantt_chart(
         let Ok(f) = input.value().parse::<f64>() else {
             return;
         };
-        if let Some((s, e)) = bounds.get_untracked() {
+        if let Some((s, e)) = plan.with_untracked(bounds_of) {
             stop();
             cursor.set(Some(Time(
                 s.0 + ((e.0 - s.0) as f64 * f / 1000.0).round() as i64,
@@ -761,7 +762,7 @@ pub fn gantt_chart(
             on_typed(ev);
         }
     };
-    let find = move |sel: &str| root.get_untracked()?.query_selector(sel).ok().flatten();
+    let find = move |sel: &str| root.get()?.query_selector(sel).ok().flatten();
     dom::effect(move |_| {
         let stale = stale.get();
         let Some(section) = root.get() else { return };
@@ -776,28 +777,39 @@ pub fn gantt_chart(
             _ => {}
         }
     });
+    let mut last_play = None;
     dom::effect(move |_| {
         let label = if playing.get() {
             "⏸ Pause"
         } else {
             "▶ Play"
         };
-        let nothing = bounds.with(|b| b.is_none());
-        if root.get().is_none() {
+        let nothing = plan.with(|p| p.is_none());
+        if root.get().is_none() || last_play == Some((label, nothing)) {
             return;
         }
+        last_play = Some((label, nothing));
         if let Some(b) = find("[data-act=play]") {
             b.set_text_content(Some(label));
             let _ = b.toggle_attribute_with_force("disabled", nothing);
         }
     });
+    // What the cursor's effect last drew with: the cursor, its span, the zone (the same zone when
+    // the same `Arc`: a new zone is a new one).
+    type Drawn = (Option<Time>, Option<(Time, Time)>, Arc<Zone>);
+    let mut last_cursor: Option<Drawn> = None;
     dom::effect(move |_| {
         let at = cursor.get();
-        let span = bounds.get();
+        let span = plan.with(bounds_of);
         let z = zone.get();
-        if root.get().is_none() {
+        if root.get().is_none()
+            || last_cursor
+                .as_ref()
+                .is_some_and(|(a, s, lz)| *a == at && *s == span && Arc::ptr_eq(lz, &z))
+        {
             return;
         }
+        last_cursor = Some((at, span, z.clone()));
         if let Some(slider) = find(".playback input[type=range]")
             .and_then(|el| el.dyn_into::<web_sys::HtmlInputElement>().ok())
         {

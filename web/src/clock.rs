@@ -17,7 +17,7 @@ use wasm_bindgen::{JsCast, JsValue};
 #[derive(Clone, Copy)]
 pub struct ClockCtx {
     /// The chosen zone over the span of the plan on screen.
-    pub zone: Memo<Arc<Zone>>,
+    pub zone: RwSignal<Arc<Zone>>,
     pub choice: RwSignal<ZoneChoice>,
 }
 

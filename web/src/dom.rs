@@ -47,7 +47,7 @@ pub fn closest_attr(el: &web_sys::Element, selector: &str, attr: &str) -> Option
 }
 
 /// An element made before it is placed: what Leptos' `NodeRef` was for the views these elements
-/// replace, with the same accessors, always set.
+/// replace, always set; `None` once its owner is gone (never tracked: the element never changes).
 pub struct Root<E: Clone + 'static>(StoredValue<E, LocalStorage>);
 
 impl<E: Clone + 'static> Clone for Root<E> {
@@ -63,12 +63,6 @@ impl<E: Clone + 'static> Root<E> {
     }
     pub fn get(&self) -> Option<E> {
         self.0.try_get_value()
-    }
-    pub fn get_untracked(&self) -> Option<E> {
-        self.0.try_get_value()
-    }
-    pub fn try_get_untracked(&self) -> Option<Option<E>> {
-        Some(self.0.try_get_value())
     }
 }
 

@@ -28,7 +28,7 @@ use crate::{browser, link, templates};
 /// Closes the bar's `<details>` menus once something in one is chosen, as a menu does.
 fn close(header: Root<web_sys::HtmlElement>) {
     let Some(Ok(open)) = header
-        .get_untracked()
+        .get()
         .map(|h| h.query_selector_all("details.menu[open]"))
     else {
         return;
@@ -97,7 +97,7 @@ fn mount_menus(
     share: RwSignal<Option<Shared>>,
     share_at: &web_sys::Node,
 ) {
-    let Some(header) = new_args.menu.get_untracked() else {
+    let Some(header) = new_args.menu.get() else {
         return;
     };
     let slot = |sel: &str| header.query_selector(sel).ok().flatten();
@@ -315,7 +315,7 @@ pub fn header(
         }
     };
     let theme = RwSignal::new(Theme::saved());
-    let find = move |sel: &str| root.get_untracked()?.query_selector(sel).ok().flatten();
+    let find = move |sel: &str| root.get()?.query_selector(sel).ok().flatten();
     let select_of =
         move |sel: &str| find(sel).and_then(|el| el.dyn_into::<web_sys::HtmlSelectElement>().ok());
     dom::effect(move |_| {

@@ -216,11 +216,8 @@ fn provide_clock(plan: Signal<Option<Arc<Plan>>>, persist: bool) -> ClockCtx {
     } else {
         None
     };
-    let choice = RwSignal::new(saved);
+    let choice = RwSignal::new(saved.clone());
     // Whole weeks around the plan, with room to pan: a new zone is asked for only when they change.
-    // A signal an effect keeps, not a memo of the plan: a view that reads the zone before the plan
-    // would otherwise, checking the zone, recompute the plan's analysis itself and then miss that the
-    // analysis changed (it re-ran for someone else), keeping the previous plan on screen.
     let span_weeks = move |p: &Option<Arc<Plan>>| {
         p.as_ref().map(|p| {
             let end = p.end.unwrap_or(p.start).max(p.start);
@@ -231,22 +228,29 @@ fn provide_clock(plan: Signal<Option<Arc<Plan>>>, persist: bool) -> ClockCtx {
             )
         })
     };
-    let weeks = RwSignal::new(plan.with_untracked(span_weeks));
+    let zone_over = |name: Option<&str>, weeks: Option<(i64, i64)>| {
+        let (from, to) = weeks.unwrap_or((0, 1));
+        let week = 7 * DAY.0;
+        clock::zone_over(name, Time(from * week), Time(to * week))
+    };
+    // The zone is asked for again only when the choice or those weeks change, and set only when it
+    // differs (as a memo would compare it). A signal an effect keeps, not a memo of the plan: a view
+    // that reads the zone before the plan would otherwise, checking the zone, recompute the plan's
+    // analysis itself and then miss that the analysis changed (it re-ran for someone else), keeping
+    // the previous plan on screen; and a memo of this value type would cost its own copy of Leptos'
+    // memo code in the first visit.
+    let mut asked = (saved.clone(), plan.with_untracked(span_weeks));
+    let zone = RwSignal::new(Arc::new(zone_over(asked.0.as_deref(), asked.1)));
     dom::effect(move |_| {
         let w = plan.with(span_weeks);
-        if weeks.get_untracked() != w {
-            weeks.set(w);
+        if choice.with(|c| *c == asked.0) && w == asked.1 {
+            return;
         }
-    });
-    let zone = Memo::new(move |_| {
-        let name = choice.get();
-        let (from, to) = weeks.get().unwrap_or((0, 1));
-        let week = 7 * DAY.0;
-        Arc::new(clock::zone_over(
-            name.as_deref(),
-            Time(from * week),
-            Time(to * week),
-        ))
+        asked = (choice.get_untracked(), w);
+        let z = zone_over(asked.0.as_deref(), w);
+        if zone.with_untracked(|old| **old != z) {
+            zone.set(Arc::new(z));
+        }
     });
     let ctx = ClockCtx { zone, choice };
     provide_context(ctx);
@@ -454,7 +458,10 @@ pub fn planner(args: PlannerArgs) -> web_sys::HtmlElement {
 
     // The plan compared with (the workbench's comparison sets it); both charts then share one window.
     let other: RwSignal<Option<Arc<Plan>>> = RwSignal::new(None);
-    let span = Memo::new(move |_| {
+    // Derived, not a memo: its readers (each chart's view memo) follow the plan already and compare
+    // what they make, and a memo of this value type would cost its own copy of Leptos' memo code in
+    // the first visit.
+    let span = Signal::derive(move || {
         plan.with(|a| other.with(|b| Some(chart::shared_span(a.as_ref()?, b.as_ref()?))))
     });
     let bench = Part::<BenchKit>::new();
@@ -492,7 +499,7 @@ pub fn planner(args: PlannerArgs) -> web_sys::HtmlElement {
     let _ = results.append_child(&stands_at);
     status_view::where_it_stands(results.clone().into(), stands_at, plan);
     let _ = results.append_child(&bar_at);
-    let _ = results.append_child(&chart::gantt_chart(plan, stale, false, Some(span.into())));
+    let _ = results.append_child(&chart::gantt_chart(plan, stale, false, Some(span)));
     let _ = layout.append_child(&editor);
     let _ = layout.append_child(&results);
     let _ = app.append_child(&top);

@@ -7,7 +7,11 @@
 //! `async fn`, so the same calls work everywhere. An entry returns a small `Copy` kit of function
 //! pointers; [`Part`] fetches it once and keeps it, so after the first load every call is synchronous.
 
+use std::any::Any;
 use std::future::Future;
+use std::marker::PhantomData;
+use std::pin::Pin;
+use std::sync::Arc;
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -27,11 +31,17 @@ macro_rules! on_demand {
     };
 }
 
+/// A loaded kit, whatever its part: every [`Part`] keeps its kit in a signal of this one type, so the
+/// first visit carries one copy of Leptos' signal code for all of them (a `RwSignal<Option<K>>` per
+/// kit type was a copy each).
+type Kit = Arc<dyn Any + Send + Sync>;
+
 /// One on-demand part's kit: `None` until its chunk has loaded, then the kit. Reading it in a reactive
 /// scope re-runs that scope once the part arrives.
 pub struct Part<K: Copy + Send + Sync + 'static> {
-    kit: RwSignal<Option<K>>,
+    kit: RwSignal<Option<Kit>>,
     asked: StoredValue<bool>,
+    kind: PhantomData<fn() -> K>,
 }
 
 impl<K: Copy + Send + Sync + 'static> Clone for Part<K> {
@@ -41,17 +51,23 @@ impl<K: Copy + Send + Sync + 'static> Clone for Part<K> {
 }
 impl<K: Copy + Send + Sync + 'static> Copy for Part<K> {}
 
+/// The `K` in `kit` (always a `K`: only its own part sets it).
+fn kit_of<K: Copy + 'static>(kit: Option<&Kit>) -> Option<K> {
+    kit?.downcast_ref::<K>().copied()
+}
+
 impl<K: Copy + Send + Sync + 'static> Part<K> {
     pub fn new() -> Self {
         Self {
             kit: RwSignal::new(None),
             asked: StoredValue::new(false),
+            kind: PhantomData,
         }
     }
 
     /// The kit if it is here (tracked), and starts fetching it otherwise.
     pub fn get<F: Future<Output = K> + 'static>(&self, load: impl FnOnce() -> F) -> Option<K> {
-        let kit = self.kit.get();
+        let kit = self.loaded();
         if kit.is_none() {
             self.fetch(load);
         }
@@ -60,12 +76,12 @@ impl<K: Copy + Send + Sync + 'static> Part<K> {
 
     /// The kit if it is here (tracked), without fetching it.
     pub fn loaded(&self) -> Option<K> {
-        self.kit.get()
+        self.kit.with(|k| kit_of(k.as_ref()))
     }
 
     /// The kit if it is here, untracked (for event handlers).
     pub fn now(&self) -> Option<K> {
-        self.kit.get_untracked()
+        self.kit.with_untracked(|k| kit_of(k.as_ref()))
     }
 
     /// Runs `f` with the kit: at once when it is here, else once its chunk has loaded (an event's
@@ -78,7 +94,14 @@ impl<K: Copy + Send + Sync + 'static> Part<K> {
         if let Some(k) = self.now() {
             return f(k);
         }
-        self.start(load, f);
+        self.start(
+            load,
+            Some(Box::new(move |k: &Kit| {
+                if let Some(k) = kit_of(Some(k)) {
+                    f(k);
+                }
+            })),
+        );
     }
 
     /// Starts fetching the part's chunk unless that has started already.
@@ -86,24 +109,34 @@ impl<K: Copy + Send + Sync + 'static> Part<K> {
         if self.asked.get_value() {
             return;
         }
-        self.start(load, |_| {});
+        self.start(load, None);
     }
 
     /// Loads the part's chunk, keeps its kit, then runs `f` with it.
-    fn start<F: Future<Output = K> + 'static>(
-        &self,
-        load: impl FnOnce() -> F,
-        f: impl FnOnce(K) + 'static,
-    ) {
+    fn start<F: Future<Output = K> + 'static>(&self, load: impl FnOnce() -> F, f: Option<Then>) {
         self.asked.set_value(true);
-        let kit = self.kit;
         let future = load();
-        spawn_local(async move {
-            let k = future.await;
-            kit.try_set(Some(k));
-            f(k);
-        });
+        run(
+            self.kit,
+            Box::pin(async move { Arc::new(future.await) as Kit }),
+            f,
+        );
     }
+}
+
+/// What runs once a kit has loaded.
+type Then = Box<dyn FnOnce(&Kit)>;
+
+/// Waits for `load`, keeps its kit in `kit` and runs `f` with it: one task type for every part, where a
+/// task per part and action compiled Leptos' spawning for each.
+fn run(kit: RwSignal<Option<Kit>>, load: Pin<Box<dyn Future<Output = Kit>>>, f: Option<Then>) {
+    spawn_local(async move {
+        let k = load.await;
+        kit.try_set(Some(k.clone()));
+        if let Some(f) = f {
+            f(&k);
+        }
+    });
 }
 
 impl<K: Copy + Send + Sync + 'static> Default for Part<K> {

@@ -34,7 +34,7 @@ pub struct BenchArgs {
     pub analysis: Memo<Analysis>,
     /// The plan compared with, written here while the comparison is open; the chart fits both.
     pub other: RwSignal<Option<Arc<Plan>>>,
-    pub span: Memo<Option<(Time, Time)>>,
+    pub span: Signal<Option<(Time, Time)>>,
     /// Mirror committed edits into the address bar and localStorage.
     pub persist: bool,
     /// Commits a text now (undo records it, the plan follows).
@@ -380,7 +380,7 @@ fn build(a: BenchArgs) -> BenchViews {
         analysis,
         committed,
         history,
-        span: span.into(),
+        span,
     };
     // The comparison, shown while it is on, mounted before this comment once its part is here.
     let comparison: web_sys::Node = doc.create_comment("").into();
