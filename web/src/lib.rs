@@ -472,6 +472,7 @@ pub fn planner(args: PlannerArgs) -> web_sys::HtmlElement {
         history,
         banner,
         analysis,
+        plan: base_plan,
         other,
         span,
         persist,

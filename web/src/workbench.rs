@@ -32,6 +32,8 @@ pub struct BenchArgs {
     pub history: RwSignal<History>,
     pub banner: RwSignal<Option<String>>,
     pub analysis: Memo<Analysis>,
+    /// The analysis's plan (without a live status's range): the planner's own, not derived again here.
+    pub plan: Signal<Option<Arc<Plan>>>,
     /// The plan compared with, written here while the comparison is open; the chart fits both.
     pub other: RwSignal<Option<Arc<Plan>>>,
     pub span: Signal<Option<(Time, Time)>>,
@@ -76,6 +78,7 @@ fn build(a: BenchArgs) -> BenchViews {
         history,
         banner,
         analysis,
+        plan,
         other,
         span,
         persist,
@@ -87,8 +90,6 @@ fn build(a: BenchArgs) -> BenchViews {
     let replace_text = move |t: String| replace_text.run(t);
     let undo = move || step.run(true);
     let redo = move || step.run(false);
-    let plan = Signal::derive(move || analysis.with(|a| a.plan.clone()));
-    let stale = Signal::derive(move || analysis.with(|a| a.stale));
 
     // Mirror committed edits into the address bar and localStorage. The opening text is not written
     // back: opening a broken link must not overwrite the user's autosaved work with the example.
@@ -202,7 +203,6 @@ fn build(a: BenchArgs) -> BenchViews {
     let yaml_editor = editor::EditorApi::new(text);
     // The editor's tabs: the YAML text (the default, and where diagnostics point) or the form.
     let form_tab = RwSignal::new(false);
-    let scenario = Signal::derive(move || analysis.with(|a| a.scenario.clone()));
     // The editor's marks: every located diagnostic's line, and the line a click on one selected.
     let marks = move || {
         analysis.with(|a| {
@@ -225,10 +225,7 @@ fn build(a: BenchArgs) -> BenchViews {
     };
     let former = Part::<FormKit>::new();
     let form_args = FormArgs {
-        scenario,
-        plan,
         analysis,
-        stale,
         apply: Callback::new(replace_text),
     };
 

@@ -31,11 +31,9 @@ use crate::dom::{mount_view, Mounted};
 /// What the form needs from the planner around it (see [`ScenarioForm`]).
 #[derive(Clone, Copy)]
 pub struct FormArgs {
-    pub scenario: Signal<Option<Arc<Scenario>>>,
-    pub plan: Signal<Option<Arc<Plan>>>,
-    /// The analysis of the committed text, whose diagnostics the form shows by their fields.
+    /// The analysis of the committed text: its scenario, plan, staleness and the diagnostics the form
+    /// shows by their fields.
     pub analysis: Memo<crate::analysis::Analysis>,
-    pub stale: Signal<bool>,
     pub apply: Callback<String>,
 }
 
@@ -53,17 +51,21 @@ crate::on_demand! {
             mount: |parent, before, a| {
                 let apply = a.apply;
                 mount_view(parent, before, move || {
-                    // Made here, in the form's part, not by the workbench: a memo of another value
-                    // type is another copy of Leptos' memo code, and this one only the form reads.
+                    // Made here, in the form's part, not by the workbench: a memo or a signal of
+                    // another value type is another copy of Leptos' code, and these only the form
+                    // reads.
                     let analysis = a.analysis;
                     let diagnostics =
                         Memo::new(move |_| Arc::new(analysis.with(|a| a.diagnostics.clone())));
+                    let scenario = Signal::derive(move || analysis.with(|a| a.scenario.clone()));
+                    let plan = Signal::derive(move || analysis.with(|a| a.plan.clone()));
+                    let stale = Signal::derive(move || analysis.with(|a| a.stale));
                     view! {
                         <ScenarioForm
-                            scenario=a.scenario
-                            plan=a.plan
+                            scenario=scenario
+                            plan=plan
                             diagnostics=diagnostics
-                            stale=a.stale
+                            stale=stale
                             apply=move |t| apply.run(t)
                         />
                     }
