@@ -17,8 +17,10 @@
 //! an IME composition. What would cross the window is done on the whole text: Ctrl/Cmd+A selects the whole
 //! text (until the selection changes), and copying, cutting, typing or pasting over it acts on the whole
 //! text; Ctrl/Cmd+Home/End go to the text's ends; a paste is always inserted by the editor (one window
-//! laid out, not the pasted lines); a caret left outside the window by scrolling away is brought back
-//! by the next key, as the browser brings the view back to it. `EditorApi::select_line` selects any line.
+//! laid out, not the pasted lines; when the new window differs from what the text area holds in a few
+//! lines, only those are edited, see `patch`); a caret left outside the window by scrolling away is
+//! brought back by the next key, as the browser brings the view back to it. `EditorApi::select_line`
+//! selects any line.
 //!
 //! Known limits of a windowed (long) text: the browser's find-in-page sees only the window; the context
 //! menu's "Select all" selects the window; a selection dragged or shift-clicked from a place scrolled
@@ -115,6 +117,8 @@ struct Win {
     hold: Option<i32>,
     /// A mouse button is down on the text: a selection being dragged keeps its window.
     dragging: bool,
+    /// The editor itself is editing the text area (see `patch`): its input events are not the user's.
+    patching: bool,
 }
 
 impl Win {
@@ -159,15 +163,14 @@ fn byte_of_utf16(s: &str, units: u32) -> usize {
     s.len()
 }
 
+/// The UTF-16 offset of byte offset `at` in `s`, counting every character that starts before it: one
+/// unit per character's first byte, two for a four-byte one. Byte by byte, without decoding the
+/// characters: a paste's caret at the end of a window of a GKE text counts 20 KB.
 fn utf16_of_byte(s: &str, at: usize) -> u32 {
-    let mut n = 0u32;
-    for (i, c) in s.char_indices() {
-        if i >= at {
-            break;
-        }
-        n += c.len_utf16() as u32;
-    }
-    n
+    s.as_bytes()[..at.min(s.len())]
+        .iter()
+        .map(|&b| u32::from(b & 0xC0 != 0x80) + u32::from(b >= 0xF0))
+        .sum()
 }
 
 /// Widest line of `s` in monospace columns: a tab is `tab-size` (2), a character outside ASCII may be
@@ -371,7 +374,8 @@ fn place(api: EditorApi, top: Option<f64>, caret: Caret, fresh: bool) {
         Caret::Keep if fresh => None,
         Caret::Keep => Some(api.selection(&d, &old)),
     };
-    let top = top.unwrap_or(d.scroller.scroll_top() as f64);
+    let now = d.scroller.scroll_top();
+    let top = top.unwrap_or(now as f64);
     let Some((w, value, sel)) = api.text.try_with_untracked(|t| {
         let total = line_count(t);
         let (top_line, view) = view_of(&d, top);
@@ -408,6 +412,7 @@ fn place(api: EditorApi, top: Option<f64>, caret: Caret, fresh: bool) {
             seen_top: old.seen_top,
             hold: None,
             dragging: old.dragging,
+            patching: false,
         };
         (w, value, sel)
     }) else {
@@ -415,9 +420,17 @@ fn place(api: EditorApi, top: Option<f64>, caret: Caret, fresh: bool) {
     };
     let mut w = w;
     let moved = fresh || (w.first, w.start, w.end) != (old.first, old.start, old.end);
+    let mut patched = false;
     if moved {
-        draw_frame(&d, &w);
-        d.ta.set_value(&value);
+        // The same lines in the same place (a paste over the whole text that changed a few lines):
+        // the line numbers and sizes stand.
+        if (w.first, w.lines, w.after, w.cols) != (old.first, old.lines, old.after, old.cols) {
+            draw_frame(&d, &w);
+        }
+        patched = patch(api, &d, &value);
+        if !patched {
+            d.ta.set_value(&value);
+        }
     }
     if w.all {
         let _ =
@@ -437,7 +450,70 @@ fn place(api: EditorApi, top: Option<f64>, caret: Caret, fresh: bool) {
     }
     w.seen_top = top.round() as i32;
     api.win.set_value(w);
-    d.scroller.set_scroll_top(w.seen_top);
+    // Setting the position lays the page out at once (the text area's new lines with it): only when
+    // it moves. `now` was read before anything here changed the page, so reading it cost no layout;
+    // the editing command of a patch laid the page out and may have scrolled to its caret.
+    let now = if patched {
+        d.scroller.scroll_top()
+    } else {
+        now
+    };
+    if w.seen_top != now {
+        d.scroller.set_scroll_top(w.seen_top);
+    }
+}
+
+/// Makes the text area hold `value` by replacing only the part that differs from what it holds, with
+/// the editing command a keystroke runs: Chromium then lays out again the lines that changed, where
+/// setting the value rebuilds and lays out every line of the window (a paste over a 1,000-cluster GKE
+/// text that changed one line: the value set and its layout were two thirds of the paste's handler).
+/// Only when the text area has the focus (the command edits the focused element) and the change is a
+/// small part of the window; false when it did not make the text area hold `value`.
+fn patch(api: EditorApi, d: &Dom, value: &str) -> bool {
+    let ta: &web_sys::Element = d.ta.as_ref();
+    let Some(doc) = dom::document().filter(|doc| doc.active_element().as_ref() == Some(ta)) else {
+        return false;
+    };
+    let held = d.ta.value();
+    let (a, b) = (held.as_bytes(), value.as_bytes());
+    let n = a.len().min(b.len());
+    let mut front = 0;
+    while front < n && a[front] == b[front] {
+        front += 1;
+    }
+    let mut back = 0;
+    while back < n - front && a[a.len() - 1 - back] == b[b.len() - 1 - back] {
+        back += 1;
+    }
+    // Whole characters: the two texts agree up to `front` and from `back`, so a boundary of one is one
+    // of the other.
+    while !held.is_char_boundary(front) {
+        front -= 1;
+    }
+    while !held.is_char_boundary(a.len() - back) {
+        back -= 1;
+    }
+    let new = &value[front..b.len() - back];
+    if a.len() - back - front + new.len() > b.len() / 4 {
+        return false;
+    }
+    let _ = d.ta.set_selection_range(
+        utf16_of_byte(&held, front),
+        utf16_of_byte(&held, a.len() - back),
+    );
+    api.win.update_value(|w| w.patching = true);
+    // `insertText` with nothing to insert deletes the selection; the check below catches a browser
+    // that does otherwise.
+    let _ = js_sys::Reflect::get(&doc, &"execCommand".into()).and_then(|f| {
+        f.unchecked_into::<js_sys::Function>().call3(
+            &doc,
+            &"insertText".into(),
+            &false.into(),
+            &new.into(),
+        )
+    });
+    api.win.update_value(|w| w.patching = false);
+    d.ta.value() == value
 }
 
 /// The text area's value changed (typing, Enter, a native edit): the text follows.
@@ -446,6 +522,9 @@ fn edited(api: EditorApi, composing: bool, on_input: impl Fn()) {
         return;
     };
     let mut w = api.win.get_value();
+    if w.patching {
+        return;
+    }
     let value = d.ta.value();
     let lines = line_count(&value);
     let cols = columns(&value);
@@ -716,6 +795,9 @@ fn setup(
     });
     let dd = d.clone();
     dom::listen(&d.ta, &["beforeinput"], move |ev: web_sys::Event| {
+        if api.win.get_value().patching {
+            return;
+        }
         let kind = prop(&ev, "inputType").as_string().unwrap_or_default();
         if (kind.starts_with("insert") || kind.starts_with("delete")) && all_selected(api, &dd) {
             collapse(api, &dd);
@@ -733,8 +815,13 @@ fn setup(
             return;
         }
         ev.prevent_default();
-        // As the text area stores line breaks.
-        let data = data.replace("\r\n", "\n").replace('\r', "\n");
+        // As the text area stores line breaks (a pass and a copy of the pasted text only when it has
+        // a carriage return).
+        let data = if data.contains('\r') {
+            data.replace("\r\n", "\n").replace('\r', "\n")
+        } else {
+            data
+        };
         let (start, end) = if all_selected(api, &dd) {
             (0, api.text.with_untracked(|t| t.len()))
         } else {
@@ -989,6 +1076,12 @@ mod tests {
         let emoji = text.find('\u{1F600}').unwrap();
         assert_eq!(utf16_of_byte(text, emoji), 8);
         assert_eq!(utf16_of_byte(text, emoji + 4), 10);
+        // Inside a character: the characters that start before it.
+        assert_eq!(utf16_of_byte(text, emoji + 1), 10);
+        assert_eq!(
+            utf16_of_byte(text, text.len() + 5),
+            utf16_of_byte(text, text.len())
+        );
         assert_eq!(byte_of_utf16(text, 10), emoji + 4);
         let total = text.encode_utf16().count() as u32;
         assert_eq!(utf16_of_byte(text, text.len()), total);

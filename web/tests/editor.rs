@@ -305,6 +305,81 @@ async fn ctrl_a_then_copy_carries_and_a_paste_replaces_the_whole_text() {
     ed.host.remove();
 }
 
+/// A paste over the whole text that changes a few lines near the view (the editor then edits only
+/// those in its text area, see editor.rs `patch`) leaves the text, the window, its line numbers and
+/// the caret as any paste does, whatever changed: a line in view, lines added or removed in view, a
+/// line far from the view, characters outside ASCII; and the plan follows.
+#[wasm_bindgen_test]
+async fn a_paste_that_changes_a_few_lines_replaces_the_whole_text() {
+    let text = long_text(1000, usize::MAX, "");
+    let ed = editor(&text).await;
+    let bottom = text.split('\n').count();
+    ed.scroll_to(bottom).await;
+    let end_time = || {
+        ed.host
+            .query_selector("[data-testid=plan-end]")
+            .unwrap()
+            .and_then(|e| e.get_attribute("data-time"))
+    };
+    let before = end_time();
+    let one_more = text.replace(
+        "  - {name: r-00999, labels: {env: prod}}\n",
+        "  - {name: r-00999, labels: {env: prod}}\n  - {name: r-01000, labels: {env: prod}}\n  - {name: r-01001, labels: {env: prod}}\n",
+    );
+    let pastes = [
+        // A line in view: each cluster's update takes longer.
+        text.replace("updateDuration: 3m", "updateDuration: 9m"),
+        // Two lines added in view, then removed again.
+        one_more.clone(),
+        text.replace("updateDuration: 3m", "updateDuration: 4m"),
+        // A line far above the view only.
+        text.replace("name: long", "name: longer"),
+        // Characters outside ASCII, in view (two bytes, four bytes).
+        long_text(1000, 998, ", note: \u{e9}t\u{e9} \u{1F600}"),
+        long_text(1000, 998, ", note: \u{e9}t\u{1F600}"),
+        // Lines removed far above the view and in it: the window follows the shorter text.
+        long_text(990, usize::MAX, ""),
+    ];
+    for pasted in &pastes {
+        ed.focus();
+        ed.key("a", true);
+        ed.clipboard("paste", pasted);
+        // The caret after the pasted text: the text's end, where the window ends.
+        let len = ed.ta.value().encode_utf16().count() as u32;
+        assert_eq!(
+            (
+                ed.ta.selection_start().unwrap(),
+                ed.ta.selection_end().unwrap()
+            ),
+            (Some(len), Some(len))
+        );
+        assert_window(&ed, pasted);
+        assert!(
+            ed.copied_text() == *pasted,
+            "the pasted text is the whole text"
+        );
+    }
+    ed.focus();
+    ed.key("a", true);
+    ed.clipboard("paste", &pastes[0]);
+    let len = ed.ta.value().encode_utf16().count() as u32;
+    assert_eq!(
+        (
+            ed.ta.selection_start().unwrap(),
+            ed.ta.selection_end().unwrap()
+        ),
+        (Some(len), Some(len))
+    );
+    assert_window(&ed, &pastes[0]);
+    sleep(800).await;
+    let after = end_time();
+    assert!(
+        after.is_some() && after != before,
+        "{before:?} -> {after:?}"
+    );
+    ed.host.remove();
+}
+
 #[wasm_bindgen_test]
 async fn a_problem_far_down_is_marked_on_its_line_and_its_button_selects_that_line() {
     // Cluster 800 is on line 804.
