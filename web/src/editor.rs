@@ -24,8 +24,9 @@
 //!
 //! Known limits of a windowed (long) text: the browser's find-in-page sees only the window; the context
 //! menu's "Select all" selects the window; a selection dragged or shift-clicked from a place scrolled
-//! far away starts at the window's edge; the browser's own undo knows only the window (the app's
-//! Ctrl+Z steps its history of whole texts, so it is unaffected).
+//! far away starts at the window's edge; the browser's own undo knows only the window, so the context
+//! menu's "Undo" after a paste that `patch` applied takes back the window's changed lines only (the
+//! app's Ctrl+Z steps its history of whole texts, so it is unaffected).
 
 use crate::dom;
 use fleetplan::Severity;
