@@ -2,7 +2,7 @@
 //! regions), three versions released a week apart, daily after-hours windows at different hours, some
 //! weekend-only windows and exclusions, node pools of varied size: months of rollout.
 
-use fleetplan::sorted_map::SortedMap;
+use fleetplan::label_map::LabelMap;
 
 use fleetplan::diag::SourceMap;
 use fleetplan::gke::model::{RolloutSequence, SequenceStage, VersionEvent};
@@ -23,9 +23,9 @@ pub fn gke_scenario(clusters: u32) -> Scenario {
                 5..=7 => ("production", "europe-west1"),
                 _ => ("production", "us-east1"),
             };
-            let mut labels = SortedMap::new();
+            let mut labels = LabelMap::new();
             if !region.is_empty() && region != "us-east1" {
-                labels.insert("prod-region".to_string(), region.to_string());
+                labels.insert("prod-region", region);
             }
             let window = if i % 13 == 0 {
                 MaintenanceWindow::Recurring {

@@ -1,6 +1,7 @@
 //! A realistic large rollout: `clusters` generated clusters spread over `stages` rings by a `ring` label,
 //! percentage concurrency, and a mix of timed waits and approvals, like a production ring strategy.
 
+use fleetplan::label_map::LabelMap;
 use fleetplan::sorted_map::SortedMap;
 
 use fleetplan::diag::SourceMap;
@@ -69,8 +70,8 @@ pub fn fleet_scenario(clusters: u32, stages: u32) -> Scenario {
 /// Ring 0 goes one at a time in `order`; later rings widen (10%, 20%, 50%). Every third ring bakes
 /// after updating, every fourth waits for an approval first: both kinds of gate are exercised.
 fn stage(i: usize, ring: &str) -> StageConfig {
-    let mut match_labels = SortedMap::new();
-    match_labels.insert("ring".to_string(), ring.to_string());
+    let mut match_labels = LabelMap::new();
+    match_labels.insert("ring", ring);
     let max_concurrency = match i {
         0 => IntOrString::Int(1),
         1..=2 => IntOrString::Str("10%".into()),

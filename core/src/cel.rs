@@ -14,6 +14,8 @@
 
 use std::fmt;
 
+use crate::label_map::LabelMap;
+#[cfg(test)]
 use crate::sorted_map::SortedMap;
 
 /// Parentheses and `!` nested deeper than this are refused (no selector comes close; the parser and
@@ -104,16 +106,23 @@ pub trait Labels {
     fn label(&self, key: &str) -> Option<&str>;
 }
 
+#[cfg(test)]
 impl Labels for SortedMap<String, String> {
     fn label(&self, key: &str) -> Option<&str> {
         self.get(key).map(String::as_str)
     }
 }
 
+impl Labels for LabelMap {
+    fn label(&self, key: &str) -> Option<&str> {
+        self.get(key)
+    }
+}
+
 impl Expr {
     /// Whether a cluster with these labels is selected. An evaluation error (a missing label read by
     /// `==`, `!=` or `in` without `&&`/`||` deciding otherwise) selects nothing.
-    pub fn matches(&self, labels: &SortedMap<String, String>) -> bool {
+    pub fn matches<L: Labels + ?Sized>(&self, labels: &L) -> bool {
         self.evaluate(labels) == Ok(true)
     }
 

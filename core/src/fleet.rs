@@ -310,10 +310,10 @@ mod tests {
             },
         );
         let r: Vec<String> = (0..6)
-            .map(|k| generate_one(&gen, k).labels["r"].clone())
+            .map(|k| generate_one(&gen, k).labels["r"].to_string())
             .collect();
         let z: Vec<String> = (0..6)
-            .map(|k| generate_one(&gen, k).labels["z"].clone())
+            .map(|k| generate_one(&gen, k).labels["z"].to_string())
             .collect();
         assert_eq!(r, ["a", "b", "c", "a", "b", "c"]);
         assert_eq!(z, ["x", "x", "x", "y", "y", "y"]);
@@ -341,8 +341,8 @@ mod tests {
         }
         let last = generate_one(&gen, 2);
         assert_eq!(last.name, "c11");
-        assert_eq!(last.labels["order"], "11");
-        assert_eq!(last.labels["slot"], "s-011");
-        assert_eq!(last.labels["env"], "prod");
+        assert_eq!(&last.labels["order"], "11");
+        assert_eq!(&last.labels["slot"], "s-011");
+        assert_eq!(&last.labels["env"], "prod");
     }
 }

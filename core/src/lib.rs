@@ -19,6 +19,7 @@ pub mod fnv;
 pub mod gantt;
 pub mod gke;
 pub mod input;
+pub mod label_map;
 pub mod labels;
 pub mod manifests;
 pub mod model;

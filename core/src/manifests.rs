@@ -10,12 +10,12 @@ use std::collections::BTreeMap;
 
 use crate::decode::{Path, Reader, DEFAULT_STRATEGY_NAME};
 use crate::diag::{Diagnostic, Location, SourceMap};
+use crate::label_map::LabelMap;
 use crate::model::{
     Assumptions, Cluster, Placement, PreviousRun, RunSpec, Scenario, StageConfig, StagedRun,
     Strategy,
 };
 use crate::rolling::model::{Change, PlacedResource, RollingRun, RollingUpdateConfig};
-use crate::sorted_map::SortedMap;
 use crate::source::{Node, Value};
 use crate::staged::init::INIT_PREFIX;
 
@@ -244,7 +244,7 @@ impl ObjectSet {
                         l,
                         &Path::object(prefix.clone(), "metadata.labels", &format!("{base}.labels")),
                     ),
-                    None => SortedMap::new(),
+                    None => LabelMap::new(),
                 };
                 let value = Cluster {
                     name: name.clone(),

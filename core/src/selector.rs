@@ -1,10 +1,11 @@
 //! Kubernetes label selectors: validation with apimachinery's error texts, and matching.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
+use crate::label_map::LabelMap;
 use crate::labels;
 use crate::model::LabelSelector;
-use crate::sorted_map::SortedMap;
 
 /// What a selector selects, after `nil` vs `{}` is resolved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,7 +27,7 @@ pub fn selects(selector: Option<&LabelSelector>) -> Selects {
 
 /// True when `labels` satisfy the selector. An absent selector matches nothing, an empty one everything
 /// (`metav1.LabelSelectorAsSelector`). Unknown operators match nothing; [`validate`] reports them.
-pub fn matches(selector: Option<&LabelSelector>, labels: &SortedMap<String, String>) -> bool {
+pub fn matches(selector: Option<&LabelSelector>, labels: &LabelMap) -> bool {
     Compiled::new(selector).matches(labels)
 }
 
@@ -51,16 +52,16 @@ impl<'s> Compiled<'s> {
     }
 
     /// The same answer as [`matches`].
-    pub fn matches(&self, labels: &SortedMap<String, String>) -> bool {
+    pub fn matches(&self, labels: &LabelMap) -> bool {
         let Some(s) = self.selector else {
             return false;
         };
-        s.match_labels.iter().all(|(k, v)| labels.get(k) == Some(v))
+        s.match_labels.iter().all(|(k, v)| labels.has(k, v))
             && s.match_expressions
                 .iter()
                 .zip(&self.sets)
                 .all(|(e, values)| {
-                    let value = labels.get(&e.key).map(String::as_str);
+                    let value = labels.get(&e.key);
                     match e.operator.as_str() {
                         "In" => value.is_some_and(|v| values.contains(v)),
                         "NotIn" => value.is_none_or(|v| !values.contains(v)),
@@ -87,7 +88,7 @@ fn json_strings(values: &[String]) -> String {
 /// where Go's map order is random).
 pub fn validate(selector: &LabelSelector) -> Result<(), String> {
     for (k, v) in &selector.match_labels {
-        requirement_errors(k, "=", std::slice::from_ref(v))?;
+        requirement_errors(k, "=", &[v.to_string()])?;
     }
     for e in &selector.match_expressions {
         let op = match e.operator.as_str() {
@@ -199,7 +200,12 @@ pub fn parse_kubectl(text: &str) -> Result<LabelSelector, (usize, String)> {
         match next.tok {
             Tok::End => {
                 // One sort, not one ordered insert per term (a text can hold a selector of many terms).
-                p.out.match_labels = p.labels.into_iter().collect();
+                p.out.match_labels = LabelMap::from_read(
+                    p.labels
+                        .iter()
+                        .map(|(k, v)| (k.as_str(), Cow::Borrowed(v.as_str())))
+                        .collect(),
+                );
                 return Ok(p.out);
             }
             Tok::Comma => {}
@@ -471,7 +477,7 @@ mod tests {
     use super::*;
     use crate::model::LabelSelectorRequirement;
 
-    fn labels(pairs: &[(&str, &str)]) -> SortedMap<String, String> {
+    fn labels<M: FromIterator<(String, String)>>(pairs: &[(&str, &str)]) -> M {
         pairs
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))

@@ -2,14 +2,14 @@
 //! testing (scripts/mutants.sh, bench/mutants.md) found unguarded: each test states the rule and its
 //! source, and fails if the rule changes.
 
-use fleetplan::sorted_map::SortedMap;
+use fleetplan::label_map::LabelMap;
 
 use fleetplan::selector::parse_kubectl;
 use fleetplan::time::Duration;
 use wasm_bindgen_test::wasm_bindgen_test;
 
-fn labels(k: &str, v: &str) -> SortedMap<String, String> {
-    SortedMap::from([(k.to_string(), v.to_string())])
+fn labels(k: &str, v: &str) -> LabelMap {
+    LabelMap::from([(k, v)])
 }
 
 /// CEL's string escapes (cel-spec `langdef.md`, "String and Bytes Values"): `\a \b \f \n \r \t \v`

@@ -1,6 +1,8 @@
 //! Typed reading of document nodes: every "expected X, found Y" and "unknown field" diagnostic is made
 //! here, with the field's path and location, so each decoder only says what it expects.
 
+use std::borrow::Cow;
+
 use crate::diag::{Cap, Diagnostic, Location, Severity, SourceMap};
 use crate::source::{Entry, Node, Resolved, Style, Value};
 use crate::time::{Duration, Time};
@@ -421,12 +423,14 @@ impl<'f> Reader<'f> {
     }
 
     /// `self.label_value(n, &p.field(key))`, building the path only for a diagnostic.
-    pub fn label_value_in(&mut self, n: &Node, p: &Path, key: &str) -> Option<String> {
+    /// The value borrowed from the tree when it is a string (most are), so a cluster's label map
+    /// copies it once, into its own text.
+    pub fn label_value_in<'n>(&mut self, n: &'n Node, p: &Path, key: &str) -> Option<Cow<'n, str>> {
         if let (Value::Scalar(s), Some(Resolved::Str(_))) = (&n.value, n.resolve()) {
             self.note_in(p, key, n);
-            return Some(s.text.to_string());
+            return Some(Cow::Borrowed(&s.text));
         }
-        self.label_value(n, &p.field(key))
+        self.label_value(n, &p.field(key)).map(Cow::Owned)
     }
 
     /// A label value: Kubernetes requires strings, so a plain `1` or `true` is read as its text with a

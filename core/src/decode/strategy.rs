@@ -3,11 +3,11 @@
 
 use super::read::{get, Path, Reader};
 use super::NUMBER_OF_CLUSTERS_GO;
+use crate::label_map::LabelMap;
 use crate::model::{
     IntOrString, LabelSelector, LabelSelectorRequirement, Placement, PreviousRun, RunSpec,
     StageConfig, StageTask,
 };
-use crate::sorted_map::SortedMap;
 use crate::source::{Node, Resolved, Value};
 
 pub(crate) const STAGE_KEYS: &[&str] = &[
@@ -188,21 +188,21 @@ impl Reader<'_> {
     }
 
     /// A label map (cluster labels, matchLabels): string values, plain scalars read with a warning.
-    pub(crate) fn labels(&mut self, n: &Node, p: &Path) -> SortedMap<String, String> {
+    /// Keys and values borrowed from the tree, so the map copies each once, into its own text.
+    pub(crate) fn labels(&mut self, n: &Node, p: &Path) -> LabelMap {
         let Value::Map(entries) = &n.value else {
             if !n.is_null() {
                 self.wrong_type("a mapping of label keys to values", p, n);
             }
-            return SortedMap::new();
+            return LabelMap::new();
         };
         self.note(p, n);
-        entries
-            .iter()
-            .filter_map(|e| {
-                self.label_value_in(&e.value, p, &e.key)
-                    .map(|v| (e.key.to_string(), v))
-            })
-            .collect()
+        let mut read = Vec::with_capacity(entries.len());
+        read.extend(entries.iter().filter_map(|e| {
+            self.label_value_in(&e.value, p, &e.key)
+                .map(|v| (&*e.key, v))
+        }));
+        LabelMap::from_read(read)
     }
 
     /// `run: name` or `run: {name, state, resourceSnapshotIndex}`.

@@ -29,7 +29,7 @@ fn every_field_of_the_format_decodes() {
     assert_eq!(s.name.as_deref(), Some("full"));
     assert_eq!(s.start, Some(Time::parse("2026-11-23T09:00:00Z").unwrap()));
     assert_eq!(s.clusters.len(), 2);
-    assert_eq!(s.clusters[0].labels["order"], "1");
+    assert_eq!(&s.clusters[0].labels["order"], "1");
     assert_eq!(
         s.clusters[0].version.as_ref().unwrap().node.as_deref(),
         Some("1.31.2-gke.100")
@@ -220,9 +220,9 @@ fn unknown_fields_warn_with_a_suggestion() {
 fn label_values_written_as_numbers_are_read_as_text_with_a_warning() {
     let doc = decode("clusters:\n  - name: a\n    labels: {order: 1, canary: true, zone: \"007\"}\nstrategy: {}\n");
     let labels = &doc.scenario.clusters[0].labels;
-    assert_eq!(labels["order"], "1");
-    assert_eq!(labels["canary"], "true");
-    assert_eq!(labels["zone"], "007");
+    assert_eq!(&labels["order"], "1");
+    assert_eq!(&labels["canary"], "true");
+    assert_eq!(&labels["zone"], "007");
     let warnings: Vec<&str> = doc.diagnostics.iter().map(|d| d.code).collect();
     assert_eq!(warnings, ["label-not-string", "label-not-string"]);
     assert_eq!(

@@ -1,9 +1,10 @@
 //! A generator read once and then numbered per cluster: name patterns and label values split into
-//! their text and `{i}` parts up front, so a cluster costs its digits and one exact-size string per
-//! text, not a substring search per pattern and value (a quarter of a 1,000-cluster staged plan).
+//! their text and `{i}` parts up front, so a cluster costs its digits, an exact-size name and one
+//! exact-size label text (every value written straight into it), not a substring search per pattern
+//! and value (a quarter of a 1,000-cluster staged plan) nor a string per key and value.
 
+use crate::label_map::LabelMap;
 use crate::model::{Cluster, ClusterGenerator, SpreadMode};
-use crate::sorted_map::SortedMap;
 
 /// A name pattern (or a label value) as its parts: text copied as is, and `{i}` / `{i:0W}` places.
 #[derive(Clone, Debug)]
@@ -60,7 +61,14 @@ impl<'a> Pattern<'a> {
     pub fn format(&self, i: u64) -> String {
         let mut buf = [0; crate::decimal::LONGEST];
         let digits = crate::decimal::decimal(i, &mut buf);
-        let len = self.text_len
+        let mut out = String::with_capacity(self.len(digits));
+        self.write(digits, &mut out);
+        out
+    }
+
+    /// Bytes of the pattern numbered with `digits`.
+    fn len(&self, digits: &str) -> usize {
+        self.text_len
             + self
                 .parts
                 .iter()
@@ -68,8 +76,11 @@ impl<'a> Pattern<'a> {
                     Part::Index(width) => digits.len().max(*width),
                     Part::Text(_) => 0,
                 })
-                .sum::<usize>();
-        let mut out = String::with_capacity(len);
+                .sum::<usize>()
+    }
+
+    /// Appends the pattern numbered with `digits` (the number's decimal digits) to `out`.
+    fn write(&self, digits: &str, out: &mut String) {
         for part in &self.parts {
             match part {
                 Part::Text(t) => out.push_str(t),
@@ -81,9 +92,11 @@ impl<'a> Pattern<'a> {
                 }
             }
         }
-        out
     }
 }
+
+/// The value of a spread that lists none.
+static EMPTY: Value<'static> = Value::Plain("");
 
 /// A label value of a spread: most have no `{i}` and are copied as they are.
 #[derive(Clone, Debug)]
@@ -138,40 +151,51 @@ impl<'a> Generator<'a> {
         }
     }
 
+    /// The value `label` gives the `k`-th cluster: `None` for an index label (the cluster's number).
+    fn value<'s>(&'s self, label: &'s Label<'a>, k: u32) -> Option<&'s Value<'a>> {
+        let n = label.values.len() as u64;
+        match label.mode {
+            SpreadMode::Index => None,
+            _ if n == 0 => Some(&EMPTY),
+            SpreadMode::Cycle => Some(&label.values[(u64::from(k) % n) as usize]),
+            SpreadMode::Blocks => {
+                // Nearly equal contiguous blocks: the first `count % n` blocks get one extra cluster.
+                let count = u64::from(self.gen.count.max(1));
+                let idx = (u64::from(k) * n / count).min(n - 1);
+                Some(&label.values[idx as usize])
+            }
+        }
+    }
+
     /// The `k`-th (0-based) cluster.
     pub fn cluster(&self, k: u32) -> Cluster {
         let i = u64::from(self.gen.first) + u64::from(k);
-        let mut labels = SortedMap::with_capacity(self.labels.len());
+        let mut buf = [0; crate::decimal::LONGEST];
+        let digits = crate::decimal::decimal(i, &mut buf);
+        // Each label's value twice: first to size the map's one text exactly, then to write it.
+        let mut bytes = 0;
         for label in &self.labels {
-            let n = label.values.len() as u64;
-            let value = match label.mode {
-                SpreadMode::Index => {
-                    let mut buf = [0; crate::decimal::LONGEST];
-                    crate::decimal::decimal(i, &mut buf).to_string()
-                }
-                _ if n == 0 => String::new(),
-                SpreadMode::Cycle => value(&label.values[(u64::from(k) % n) as usize], i),
-                SpreadMode::Blocks => {
-                    // Nearly equal contiguous blocks: the first `count % n` blocks get one extra cluster.
-                    let count = u64::from(self.gen.count.max(1));
-                    let idx = (u64::from(k) * n / count).min(n - 1);
-                    value(&label.values[idx as usize], i)
-                }
-            };
-            // The generator's keys are unique and ascending, so each insert appends.
-            labels.insert(label.key.clone(), value);
+            bytes += label.key.len()
+                + match self.value(label, k) {
+                    // An index label's value is the cluster's number.
+                    None => digits.len(),
+                    Some(Value::Plain(v)) => v.len(),
+                    Some(Value::Numbered(p)) => p.len(digits),
+                };
+        }
+        let mut labels = LabelMap::builder(self.labels.len(), bytes);
+        // The generator's keys are unique and ascending, as the map's must be.
+        for label in &self.labels {
+            labels.push(label.key, |text| match self.value(label, k) {
+                None => text.push_str(digits),
+                Some(Value::Plain(v)) => text.push_str(v),
+                Some(Value::Numbered(p)) => p.write(digits, text),
+            });
         }
         Cluster {
             name: self.name.format(i),
-            labels,
+            labels: labels.finish(),
             ..Default::default()
         }
-    }
-}
-
-fn value(value: &Value<'_>, i: u64) -> String {
-    match value {
-        Value::Plain(v) => (*v).to_string(),
-        Value::Numbered(p) => p.format(i),
     }
 }

@@ -2,7 +2,7 @@
 //! A selector that does not parse selects nothing; validation reports it (`cel-syntax`).
 
 use crate::cel::{self, CelError, Expr, Labels};
-use crate::sorted_map::SortedMap;
+use crate::label_map::LabelMap;
 
 pub struct Selector {
     expr: Option<Expr>,
@@ -28,7 +28,7 @@ impl Selector {
         }
     }
 
-    pub fn matches(&self, labels: &SortedMap<String, String>) -> bool {
+    pub fn matches(&self, labels: &LabelMap) -> bool {
         self.expr.as_ref().is_some_and(|e| e.matches(labels))
     }
 
@@ -38,7 +38,7 @@ impl Selector {
     /// key" there, and GKE does not select the cluster. One evaluation for a cluster that has every
     /// label the selector reads (most clusters): the answer and the surprise were two (3% of the
     /// instructions of a 10,000-cluster plan).
-    pub fn select(&self, labels: &SortedMap<String, String>) -> (bool, Option<String>) {
+    pub fn select(&self, labels: &LabelMap) -> (bool, Option<String>) {
         let Some(expr) = self.expr.as_ref() else {
             return (false, None);
         };
@@ -66,14 +66,14 @@ impl Selector {
 /// read through instead of copying the map (a copy per cluster lacking a label the selector reads
 /// was 3% of a 10,000-cluster GKE plan).
 struct Filled<'a> {
-    labels: &'a SortedMap<String, String>,
+    labels: &'a LabelMap,
     keys: Vec<String>,
 }
 
 impl Labels for Filled<'_> {
     fn label(&self, key: &str) -> Option<&str> {
         match self.labels.get(key) {
-            Some(v) => Some(v.as_str()),
+            Some(v) => Some(v),
             None => self.keys.iter().any(|k| k == key).then_some("\u{0}absent"),
         }
     }

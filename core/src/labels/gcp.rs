@@ -75,7 +75,7 @@ fn length_note(value: &str) -> Option<String> {
 /// Every label of `labels` (at `path.KEY`) that Google Cloud refuses, and a count over 64.
 pub fn check<'a>(
     owner: &str,
-    labels: impl ExactSizeIterator<Item = (&'a String, &'a String)>,
+    labels: impl ExactSizeIterator<Item = (&'a str, &'a str)>,
     path: &str,
     diags: &mut Vec<Diagnostic>,
 ) {
@@ -229,14 +229,14 @@ mod tests {
         let mut diags = Vec::new();
         check(
             "cluster `a`",
-            labels(64).iter(),
+            labels(64).iter().map(|(k, v)| (k.as_str(), v.as_str())),
             "clusters[0].labels",
             &mut diags,
         );
         assert!(diags.is_empty(), "{diags:?}");
         check(
             "cluster `a`",
-            labels(65).iter(),
+            labels(65).iter().map(|(k, v)| (k.as_str(), v.as_str())),
             "clusters[0].labels",
             &mut diags,
         );
@@ -256,7 +256,7 @@ mod tests {
         let mut diags = Vec::new();
         check(
             "cluster `a`",
-            labels.iter(),
+            labels.iter().map(|(k, v)| (k.as_str(), v.as_str())),
             "clusters[0].labels",
             &mut diags,
         );

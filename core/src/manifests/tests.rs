@@ -112,7 +112,7 @@ fn a_kubectl_list_becomes_one_scenario_per_run() {
             .collect::<Vec<_>>(),
         ["member1", "member2"]
     );
-    assert_eq!(s.clusters[1].labels["order"], "1");
+    assert_eq!(&s.clusters[1].labels["order"], "1");
     let run = staged(s);
     assert_eq!(run.name, "example-strategy");
     assert_eq!(run.namespace, None);

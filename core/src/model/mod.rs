@@ -14,6 +14,7 @@ use std::fmt;
 use serde::Serialize;
 
 use crate::diag::SourceMap;
+use crate::label_map::LabelMap;
 use crate::sorted_map::SortedMap;
 use crate::time::{Duration, Time};
 
@@ -73,8 +74,8 @@ pub const DEFAULT_START: Time = Time(1_767_603_600_000);
 #[serde(rename_all = "camelCase")]
 pub struct Cluster {
     pub name: String,
-    #[serde(skip_serializing_if = "SortedMap::is_empty")]
-    pub labels: SortedMap<String, String>,
+    #[serde(skip_serializing_if = "LabelMap::is_empty")]
+    pub labels: LabelMap,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fleet: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -3,13 +3,13 @@
 
 use serde::Serialize;
 
-use crate::sorted_map::SortedMap;
+use crate::label_map::LabelMap;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct LabelSelector {
-    #[serde(skip_serializing_if = "SortedMap::is_empty")]
-    pub match_labels: SortedMap<String, String>,
+    #[serde(skip_serializing_if = "LabelMap::is_empty")]
+    pub match_labels: LabelMap,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub match_expressions: Vec<LabelSelectorRequirement>,
 }

@@ -212,7 +212,7 @@ pub fn initialize(run: &StagedRun, fleet: &[FleetCluster], diags: &mut Vec<Diagn
                 let sort_value = match &stage.sorting_label_key {
                     None => None,
                     Some(k) => {
-                        let raw = fc.cluster.labels.get(k).map(String::as_str).unwrap_or("");
+                        let raw = fc.cluster.labels.get(k).unwrap_or("");
                         match go_atoi(raw) {
                             Ok(v) => Some(v),
                             Err(err) => {

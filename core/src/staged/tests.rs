@@ -1,6 +1,6 @@
 //! Engine-level checks on scenarios built from model types (the data-driven suite lives in tests/).
 
-use crate::sorted_map::SortedMap;
+use crate::label_map::LabelMap;
 
 use crate::model::*;
 use crate::plan::{Outcome, PhaseKind};
@@ -19,7 +19,7 @@ fn cluster(name: &str, labels: &[(&str, &str)]) -> Cluster {
 
 fn select(env: &str) -> Option<LabelSelector> {
     Some(LabelSelector {
-        match_labels: SortedMap::from([("environment".to_string(), env.to_string())]),
+        match_labels: LabelMap::from([("environment", env)]),
         ..Default::default()
     })
 }

@@ -5,8 +5,8 @@
 
 use crate::decode::{Path, Reader};
 use crate::diag::{Diagnostic, Location};
+use crate::label_map::LabelMap;
 use crate::model::StageConfig;
-use crate::sorted_map::SortedMap;
 use crate::source::Node;
 use crate::time::Time;
 
@@ -100,7 +100,7 @@ pub struct ApprovalStatus {
 #[derive(Clone, Debug)]
 pub struct Member {
     pub name: String,
-    pub labels: SortedMap<String, String>,
+    pub labels: LabelMap,
 }
 
 /// A strategy object beside the run, to compare with the run's snapshot.

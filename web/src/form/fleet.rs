@@ -92,7 +92,7 @@ fn cluster_row(form: &Form, i: usize, c: &Cluster) -> AnyView {
         .labels
         .iter()
         .map(|(k, v)| {
-            let key = k.clone();
+            let key = k.to_string();
             let remove: Act = Arc::new(move |s| {
                 if let Some(c) = s.clusters.get_mut(i) {
                     c.labels.remove(&key);
@@ -120,7 +120,7 @@ fn cluster_row(form: &Form, i: usize, c: &Cluster) -> AnyView {
     let add_labels: Change = Arc::new(move |s, v| {
         let add = parse_labels(v)?;
         if let Some(c) = s.clusters.get_mut(i) {
-            c.labels.extend(add);
+            c.labels.extend(&add);
         }
         Ok(())
     });

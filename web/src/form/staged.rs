@@ -326,7 +326,7 @@ fn stage_view(
 pub fn new_stage(existing: &[StageConfig]) -> StageConfig {
     let name = unique_name("stage", existing.iter().map(|s| s.name.as_str()));
     let mut sel = LabelSelector::default();
-    sel.match_labels.insert("stage".into(), name.clone());
+    sel.match_labels.insert("stage", &name);
     StageConfig {
         name,
         label_selector: Some(sel),

@@ -4,7 +4,7 @@
 //! Every field and button goes through `field` and `button`, with boxed callbacks: each distinct closure
 //! in a view costs its own copy of the rendering code, and the bundle has a size budget.
 
-use fleetplan::sorted_map::SortedMap;
+use fleetplan::label_map::LabelMap;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 
@@ -141,7 +141,7 @@ pub(crate) fn button(
 }
 
 /// `key=value, key2=value2` → labels; the first malformed pair is the error.
-pub fn parse_labels(text: &str) -> Result<SortedMap<String, String>, String> {
+pub fn parse_labels(text: &str) -> Result<LabelMap, String> {
     let mut out = Vec::new();
     for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         let Some((k, v)) = part.split_once('=') else {
@@ -151,7 +151,7 @@ pub fn parse_labels(text: &str) -> Result<SortedMap<String, String>, String> {
         if k.is_empty() {
             return Err(format!("`{part}` has no key"));
         }
-        out.push((k.to_string(), v.trim().to_string()));
+        out.push((k, v.trim()));
     }
     Ok(out.into_iter().collect())
 }
@@ -302,8 +302,8 @@ mod tests {
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn labels_and_concurrency_parse_as_typed() {
         let l = parse_labels("env=prod, order = 3,").unwrap();
-        assert_eq!(l.get("env").map(String::as_str), Some("prod"));
-        assert_eq!(l.get("order").map(String::as_str), Some("3"));
+        assert_eq!(l.get("env"), Some("prod"));
+        assert_eq!(l.get("order"), Some("3"));
         assert!(parse_labels("nokey").is_err());
         assert!(parse_labels("=v").is_err());
         assert_eq!(parse_concurrency("2"), Some(IntOrString::Int(2)));
