@@ -4,8 +4,8 @@
 //! cost an allocation for its list and one per key and per value (five for two labels), each freed
 //! again when the fleet is dropped; in wasm an allocation and a `memory.copy` cost far more than
 //! natively (bench/REPORT.md, goal 3), so the generated fleet was a large part of why a staged plan
-//! took 1.7× its native time. Here the texts are one boxed `str` (`key0 value0 key1 value1 …`) and
-//! their ends one boxed list, so a map of any size is two allocations.
+//! took 1.7× its native time. Here the texts are one `String` (`key0 value0 key1 value1 …`) and
+//! their ends one `Vec<u32>`, both made at their final size, so a map of any size is two allocations.
 //! It iterates, compares and serializes as the `SortedMap` did (ascending keys, byte order), so
 //! plans and their output do not change.
 
