@@ -39,13 +39,18 @@ impl LabelMap {
         self.ends.is_empty()
     }
 
-    /// Entry `i`'s key and value.
-    fn entry(&self, i: usize) -> (&str, &str) {
-        let start = if i == 0 {
+    /// Where entry `i`'s key starts: where the entry before it ends.
+    fn start(&self, i: usize) -> usize {
+        if i == 0 {
             0
         } else {
             self.ends[2 * i - 1] as usize
-        };
+        }
+    }
+
+    /// Entry `i`'s key and value.
+    fn entry(&self, i: usize) -> (&str, &str) {
+        let start = self.start(i);
         let (key_end, value_end) = (self.ends[2 * i] as usize, self.ends[2 * i + 1] as usize);
         (&self.text[start..key_end], &self.text[key_end..value_end])
     }
@@ -70,11 +75,7 @@ impl LabelMap {
         let (mut lo, mut hi) = (0, ends.len() / 2);
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
-            let start = if mid == 0 {
-                0
-            } else {
-                ends[2 * mid - 1] as usize
-            };
+            let start = self.start(mid);
             let key_end = ends[2 * mid] as usize;
             match text[start..key_end].cmp(key) {
                 std::cmp::Ordering::Less => lo = mid + 1,
@@ -283,13 +284,10 @@ impl<K: AsRef<str>, V: AsRef<str>> FromIterator<(K, V)> for LabelMap {
 /// As repeated [`LabelMap::insert`]s, in one sort.
 impl<K: AsRef<str>, V: AsRef<str>> Extend<(K, V)> for LabelMap {
     fn extend<I: IntoIterator<Item = (K, V)>>(&mut self, iter: I) {
-        let owned: Vec<(String, String)> = iter
-            .into_iter()
-            .map(|(k, v)| (k.as_ref().to_string(), v.as_ref().to_string()))
-            .collect();
+        let new: Vec<(K, V)> = iter.into_iter().collect();
         let map = self
             .iter()
-            .chain(owned.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+            .chain(new.iter().map(|(k, v)| (k.as_ref(), v.as_ref())))
             .collect();
         *self = map;
     }
