@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Speed report (issue 13's budgets, PASS/FAIL each; not a test): planners per kind at 1k/10k/100k clusters
-# with their growth exponent and reading speed, natively and as wasm in Node with the wasm/native ratios
+# with their growth exponent and reading speed, natively and as wasm in Node (and in Chromium) with the wasm/native ratios
 # (native and wasm batches alternated, so that the machine's drift between minutes cannot move them);
 # live status import and projection; the CLI end to end on 10,000-cluster scenarios (time and peak
 # memory); the web bundle per chunk when dist/ holds a release build, and the browser figures of the
 # last end-to-end run. Prints everything and writes it as the head of bench/REPORT.md (the hand-written
 # sections after it are kept).
-#   ./scripts/bench.sh            everything (about five minutes when built)
+#   ./scripts/bench.sh            everything (about seven minutes when built)
 #   ./scripts/bench.sh --cli      only the CLI end to end
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,6 +32,13 @@ if ! $only_cli; then
     # The ratios of record: wasm and native batches of the same work alternated (see bench-wasm.cjs).
     node scripts/bench-wasm.cjs "$work/wasm/fleetplan_bench.js" "$target/release/fleetplan-bench" | say
     echo | say
+    # The same pairs with the wasm in headless Chromium, where the web app runs (a newer V8 than
+    # Node's); Node's ratios above stay the goal's.
+    if [ -x "${CHROMIUM:-/usr/bin/chromium}" ]; then
+        wasm-bindgen --target web --out-dir "$work/wasm-web" "$target/wasm32-unknown-unknown/release/fleetplan_bench.wasm"
+        node scripts/bench-wasm.cjs --chromium "$work/wasm-web/fleetplan_bench.js" "$target/release/fleetplan-bench" | say
+        echo | say
+    fi
 fi
 
 # The CLI as users run it, on scenario files with every cluster listed. Best of five runs: wall time
