@@ -308,6 +308,16 @@ struct Spot {
     column: u32,
 }
 
+impl Spot {
+    fn at(file: u32, line: usize, column: usize) -> Spot {
+        Spot {
+            file,
+            line: u32::try_from(line).unwrap_or(u32::MAX),
+            column: u32::try_from(column).unwrap_or(u32::MAX),
+        }
+    }
+}
+
 impl SourceMap {
     /// Records where `path` was written; the first record of a path is the one kept.
     pub fn insert(&mut self, path: impl Into<String>, loc: Location) {
@@ -320,9 +330,16 @@ impl SourceMap {
     }
 
     /// [`SourceMap::insert`] without a `Location` (or any allocation) made for it: the decoder's way.
-    pub(crate) fn record_at(&mut self, path: &str, file: &str, line: usize, column: usize) {
-        let spot = self.spot(file, line, column);
+    /// `file` is what [`SourceMap::file`] gave for the file's name (looked up once per reader, not
+    /// compared with every record's).
+    pub(crate) fn record_at(&mut self, path: &str, file: u32, line: usize, column: usize) {
+        let spot = Spot::at(file, line, column);
         self.push(path, spot);
+    }
+
+    /// The index `file` is recorded under, added if new.
+    pub(crate) fn file(&mut self, file: &str) -> u32 {
+        self.spot(file, 0, 0).file
     }
 
     /// [`SourceMap::record_at`] for the path `parent.key` (or `key` at the top).
@@ -330,20 +347,20 @@ impl SourceMap {
         &mut self,
         parent: &str,
         key: &str,
-        file: &str,
+        file: u32,
         line: usize,
         column: usize,
     ) {
-        let spot = self.spot(file, line, column);
+        let spot = Spot::at(file, line, column);
         let start = self.paths.len();
         let Ok(at) = u32::try_from(start) else {
             return;
         };
         if !parent.is_empty() {
-            self.paths.push_str(parent);
+            crate::append::append(&mut self.paths, parent);
             self.paths.push('.');
         }
-        self.paths.push_str(key);
+        crate::append::append(&mut self.paths, key);
         match u32::try_from(self.paths.len() - start) {
             Ok(len) => {
                 self.entries.push(Record {
@@ -371,11 +388,7 @@ impl SourceMap {
                 self.files.len() - 1
             }
         };
-        Spot {
-            file: u32::try_from(file).unwrap_or(u32::MAX),
-            line: u32::try_from(line).unwrap_or(u32::MAX),
-            column: u32::try_from(column).unwrap_or(u32::MAX),
-        }
+        Spot::at(u32::try_from(file).unwrap_or(u32::MAX), line, column)
     }
 
     fn push(&mut self, path: &str, spot: Spot) {
@@ -384,7 +397,7 @@ impl SourceMap {
             return;
         };
         self.entries.push(Record { start, len, spot });
-        self.paths.push_str(path);
+        crate::append::append(&mut self.paths, path);
         self.sorted.take();
     }
 

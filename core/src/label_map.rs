@@ -153,9 +153,9 @@ impl LabelMap {
     /// The map of a text's entries as read (keys borrowed from the text, values mostly too), in
     /// order; of equal keys the last one's value stays. The one way from input to a map, so the
     /// browser's module holds its sort and building once.
-    pub fn from_read(mut entries: Vec<(&str, Cow<'_, str>)>) -> LabelMap {
+    pub fn from_read(entries: &mut [(&str, Cow<'_, str>)]) -> LabelMap {
         // Stable: of a run of equal keys the last was written last, and it is the one kept.
-        crate::sort::sort_by(&mut entries, |a, b| a.0.cmp(b.0));
+        crate::sort::sort_by(entries, |a, b| a.0.cmp(b.0));
         let entries = &*entries;
         let keep = |at: usize| {
             entries
@@ -172,7 +172,7 @@ impl LabelMap {
         let mut map = LabelMap::builder(kept, bytes);
         for (at, (k, v)) in entries.iter().enumerate() {
             if keep(at) {
-                map.push(k, |text| text.push_str(v));
+                map.push(k, |text| crate::append::append(text, v));
             }
         }
         map.finish()
@@ -204,7 +204,7 @@ impl Builder {
     /// Adds `key` (greater than every key added before) with the value `write` appends to the text.
     /// Panics past the number of entries the builder was made for.
     pub fn push(&mut self, key: &str, write: impl FnOnce(&mut String)) {
-        self.text.push_str(key);
+        crate::append::append(&mut self.text, key);
         self.end();
         write(&mut self.text);
         self.end();
@@ -273,10 +273,10 @@ impl<K: AsRef<str>, V: AsRef<str>> FromIterator<(K, V)> for LabelMap {
     fn from_iter<I: IntoIterator<Item = (K, V)>>(iter: I) -> Self {
         let entries: Vec<(K, V)> = iter.into_iter().collect();
         LabelMap::from_read(
-            entries
+            &mut entries
                 .iter()
                 .map(|(k, v)| (k.as_ref(), Cow::Borrowed(v.as_ref())))
-                .collect(),
+                .collect::<Vec<_>>(),
         )
     }
 }

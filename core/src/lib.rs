@@ -5,6 +5,7 @@
 //! compute schedules themselves.
 
 pub mod admission;
+mod append;
 pub mod calendar;
 pub mod cel;
 pub mod compare;

@@ -201,10 +201,11 @@ pub fn parse_kubectl(text: &str) -> Result<LabelSelector, (usize, String)> {
             Tok::End => {
                 // One sort, not one ordered insert per term (a text can hold a selector of many terms).
                 p.out.match_labels = LabelMap::from_read(
-                    p.labels
+                    &mut p
+                        .labels
                         .iter()
                         .map(|(k, v)| (k.as_str(), Cow::Borrowed(v.as_str())))
-                        .collect(),
+                        .collect::<Vec<_>>(),
                 );
                 return Ok(p.out);
             }

@@ -87,7 +87,9 @@ impl Path {
 
     /// [`Path::field`] written into `out`, reusing its strings' room (see [`Reader::field_path`]).
     pub fn field_into(&self, key: &str, out: &mut Path) {
-        out.prefix.clone_from(&self.prefix);
+        // Not `clone_from`: its copy is a `memory.copy` call in wasm even when the prefix is empty.
+        out.prefix.clear();
+        crate::append::append(&mut out.prefix, &self.prefix);
         join_into(&self.report, key, &mut out.report);
         match &self.origin {
             Some(o) => join_into(o, key, out.origin.get_or_insert_with(String::new)),
@@ -97,7 +99,8 @@ impl Path {
 
     /// [`Path::index`] written into `out`, reusing its strings' room.
     pub fn index_into(&self, i: usize, out: &mut Path) {
-        out.prefix.clone_from(&self.prefix);
+        out.prefix.clear();
+        crate::append::append(&mut out.prefix, &self.prefix);
         indexed_into(&self.report, i, &mut out.report);
         match &self.origin {
             Some(o) => indexed_into(o, i, out.origin.get_or_insert_with(String::new)),
@@ -140,13 +143,13 @@ fn join(base: &str, key: &str) -> String {
 fn join_into(base: &str, key: &str, out: &mut String) {
     out.clear();
     if base.is_empty() {
-        out.push_str(key);
+        crate::append::append(out, key);
         return;
     }
     out.reserve(base.len() + 1 + key.len());
-    out.push_str(base);
+    crate::append::append(out, base);
     out.push('.');
-    out.push_str(key);
+    crate::append::append(out, key);
 }
 
 /// `base[i]` into `out`, replacing what it held.
@@ -155,9 +158,9 @@ fn indexed_into(base: &str, i: usize, out: &mut String) {
     let digits = crate::decimal::decimal(i as u64, &mut buf);
     out.clear();
     out.reserve(base.len() + digits.len() + 2);
-    out.push_str(base);
+    crate::append::append(out, base);
     out.push('[');
-    out.push_str(digits);
+    crate::append::append(out, digits);
     out.push(']');
 }
 
@@ -174,6 +177,8 @@ pub(crate) struct Reader<'f> {
     /// When set ([`Reader::recording`]), paths are recorded here directly instead of in `origin`:
     /// no string and no location allocated per field read.
     sink: Option<SourceMap>,
+    /// `file`'s index in `sink` (see [`SourceMap::file`]).
+    sink_file: u32,
     /// The GKE kinds' decoding when the caller has it (see [`super::GkeDecoder`]).
     pub gke: Option<super::GkeDecoder>,
     /// Paths given back after use ([`Reader::done`]), whose strings the next [`Reader::field_path`]
@@ -192,6 +197,7 @@ impl<'f> Reader<'f> {
             warn_unknown,
             cap: Cap::default(),
             sink: None,
+            sink_file: 0,
             gke: None,
             spare: Vec::new(),
         }
@@ -221,7 +227,9 @@ impl<'f> Reader<'f> {
     /// [`Reader::take_source_map`]) rather than into `origin`.
     pub fn recording(file: &'f str, warn_unknown: bool) -> Self {
         let mut r = Reader::new(file, warn_unknown);
-        r.sink = Some(SourceMap::default());
+        let mut map = SourceMap::default();
+        r.sink_file = map.file(file);
+        r.sink = Some(map);
         r
     }
 
@@ -277,7 +285,7 @@ impl<'f> Reader<'f> {
             return;
         }
         if let Some(map) = &mut self.sink {
-            map.record_at(origin, self.file, n.line, n.column);
+            map.record_at(origin, self.sink_file, n.line, n.column);
             return;
         }
         let loc = self.loc(n);
@@ -287,7 +295,7 @@ impl<'f> Reader<'f> {
     /// [`Reader::note`] for `p.field(key)`, without building that path.
     fn note_in(&mut self, p: &Path, key: &str, n: &Node) {
         if let Some(map) = &mut self.sink {
-            map.record_field_at(p.origin(), key, self.file, n.line, n.column);
+            map.record_field_at(p.origin(), key, self.sink_file, n.line, n.column);
             return;
         }
         let loc = self.loc(n);
@@ -416,7 +424,7 @@ impl<'f> Reader<'f> {
         if let Value::Scalar(s) = &n.value {
             if !n.is_null() {
                 self.note_in(p, key, n);
-                return Some(s.text.to_string());
+                return Some(crate::append::owned(&s.text));
             }
         }
         self.string(n, &p.field(key))

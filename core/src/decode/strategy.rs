@@ -1,6 +1,8 @@
 //! The KubeFleet parts of a scenario: stages, label selectors, stage tasks, the run and the placement.
 //! Shared by the fleetplan format and manifest import, which read the same `spec.stages` shape.
 
+use std::borrow::Cow;
+
 use super::read::{get, Path, Reader};
 use super::NUMBER_OF_CLUSTERS_GO;
 use crate::label_map::LabelMap;
@@ -19,6 +21,8 @@ pub(crate) const STAGE_KEYS: &[&str] = &[
     "afterStageTasks",
 ];
 const TASK_KEYS: &[&str] = &["type", "waitTime"];
+/// Label maps of at most this many entries are read without a list on the heap (see `labels`).
+const SMALL_LABELS: usize = 4;
 const SELECTOR_KEYS: &[&str] = &["matchLabels", "matchExpressions"];
 const REQUIREMENT_KEYS: &[&str] = &["key", "operator", "values"];
 const RUN_KEYS: &[&str] = &["name", "state", "resourceSnapshotIndex", "previous"];
@@ -197,12 +201,23 @@ impl Reader<'_> {
             return LabelMap::new();
         };
         self.note(p, n);
-        let mut read = Vec::with_capacity(entries.len());
-        read.extend(entries.iter().filter_map(|e| {
+        let mut read = entries.iter().filter_map(|e| {
             self.label_value_in(&e.value, p, &e.key)
                 .map(|v| (&*e.key, v))
-        }));
-        LabelMap::from_read(read)
+        });
+        // A cluster has a few labels: they are gathered on the stack, not in a list allocated (and
+        // freed) per cluster read.
+        if entries.len() <= SMALL_LABELS {
+            const NONE: (&str, Cow<'static, str>) = ("", Cow::Borrowed(""));
+            let mut small = [NONE; SMALL_LABELS];
+            let mut len = 0;
+            for (slot, e) in small.iter_mut().zip(&mut read) {
+                *slot = e;
+                len += 1;
+            }
+            return LabelMap::from_read(&mut small[..len]);
+        }
+        LabelMap::from_read(&mut read.collect::<Vec<_>>())
     }
 
     /// `run: name` or `run: {name, state, resourceSnapshotIndex}`.
