@@ -1,29 +1,41 @@
-//! A cluster's labels in two allocations: every key and value in one text, and where each ends.
+//! A cluster's labels in one allocation: where each key and value ends, then every key and value, in
+//! one text.
 //!
 //! A fleet of generated clusters holds a label map per cluster. As a `SortedMap<String, String>` each
 //! cost an allocation for its list and one per key and per value (five for two labels), each freed
 //! again when the fleet is dropped; in wasm an allocation and a `memory.copy` cost far more than
 //! natively (bench/REPORT.md, goal 3), so the generated fleet was a large part of why a staged plan
-//! took 1.7× its native time. Here the texts are one `String` (`key0 value0 key1 value1 …`) and
-//! their ends one `Vec<u32>`, both made at their final size, so a map of any size is two allocations.
-//! It iterates, compares and serializes as the `SortedMap` did (ascending keys, byte order), so
-//! plans and their output do not change.
+//! took 1.7× its native time. Here a map is one `String` made at its final size: a head saying where
+//! each key and value ends, written in ASCII digits so that the text stays UTF-8 without `unsafe`,
+//! then `key0 value0 key1 value1 …`. It iterates, compares and serializes as the `SortedMap` did
+//! (ascending keys, byte order), so plans and their output do not change.
 
 use std::borrow::Cow;
 use std::fmt;
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
+/// Digits of 7 bits, each an ASCII byte: five hold any `u32`.
+const DIGIT_BITS: u32 = 7;
+
 #[derive(Clone, Default, PartialEq, Eq, Hash)]
 pub struct LabelMap {
-    /// Keys and values, key before value, entries by ascending key, keys unique.
+    /// Empty for an empty map (which allocates nothing). Otherwise `[w][n][end 0]…[end 2n-1]`, each
+    /// number but `w` written as `w` base-128 digits (`w` is the fewest that hold the largest, so the
+    /// same entries always make the same text and the derived equality and hash hold), then the
+    /// keys and values: entry `i`'s key ends at `end 2i`, its value at `end 2i+1`, counted from the
+    /// end of the head; entries by ascending key, keys unique. One allocation where a text and a
+    /// list of ends were two: a generated cluster's labels were a third of its allocations, and in
+    /// wasm each costs about four times what it does natively (bench/REPORT.md, goal 3).
     text: String,
-    /// Where each key and value ends in the text: `ends[2i]` is key `i`'s end, `ends[2i + 1]` its
-    /// value's. A plain string and list (made at their final size), rather than boxes or the ends
-    /// inside the map for small maps: the browser's first download already holds their code, and
-    /// the viewer's module has no room to spare (bench/REPORT.md, goal 3). An empty map allocates
-    /// nothing.
-    ends: Vec<u32>,
+}
+
+/// Where a map's numbers are: their width and the start of its keys and values.
+#[derive(Clone, Copy)]
+struct Head {
+    width: usize,
+    entries: usize,
+    base: usize,
 }
 
 impl LabelMap {
@@ -32,39 +44,84 @@ impl LabelMap {
     }
 
     pub fn len(&self) -> usize {
-        self.ends.len() / 2
+        self.head().entries
     }
 
     pub fn is_empty(&self) -> bool {
-        self.ends.is_empty()
+        self.text.is_empty()
+    }
+
+    /// The number written `width` digits wide at byte `at`.
+    fn number(bytes: &[u8], at: usize, width: usize) -> usize {
+        // Most maps' texts are under 128 bytes: one digit.
+        if width == 1 {
+            return usize::from(bytes[at]);
+        }
+        bytes[at..at + width]
+            .iter()
+            .fold(0, |n, &d| n << DIGIT_BITS | usize::from(d))
+    }
+
+    fn head(&self) -> Head {
+        match *self.text.as_bytes() {
+            [] => Head {
+                width: 0,
+                entries: 0,
+                base: 0,
+            },
+            // Most maps: one digit per number, read without a loop.
+            [1, entries, ..] => Head {
+                width: 1,
+                entries: usize::from(entries),
+                base: 2 + 2 * usize::from(entries),
+            },
+            [width, ..] => {
+                let width = usize::from(width);
+                let entries = Self::number(self.text.as_bytes(), 1, width);
+                Head {
+                    width,
+                    entries,
+                    base: 1 + width * (1 + 2 * entries),
+                }
+            }
+        }
+    }
+
+    /// Where key (`2i`) or value (`2i + 1`) number `j` ends in the text.
+    fn end(&self, head: Head, j: usize) -> usize {
+        head.base + Self::number(self.text.as_bytes(), 1 + head.width * (1 + j), head.width)
     }
 
     /// Where entry `i`'s key starts: where the entry before it ends.
-    fn start(&self, i: usize) -> usize {
+    fn start(&self, head: Head, i: usize) -> usize {
         if i == 0 {
-            0
+            head.base
         } else {
-            self.ends[2 * i - 1] as usize
+            self.end(head, 2 * i - 1)
         }
     }
 
     /// Entry `i`'s key and value.
-    fn entry(&self, i: usize) -> (&str, &str) {
-        let start = self.start(i);
-        let (key_end, value_end) = (self.ends[2 * i] as usize, self.ends[2 * i + 1] as usize);
+    fn entry(&self, head: Head, i: usize) -> (&str, &str) {
+        let start = self.start(head, i);
+        let (key_end, value_end) = (self.end(head, 2 * i), self.end(head, 2 * i + 1));
         (&self.text[start..key_end], &self.text[key_end..value_end])
     }
 
     /// Where the value of `key` lies in the text.
     fn position(&self, key: &str) -> Option<(usize, usize)> {
-        let ends = &*self.ends;
+        let head = self.head();
         let (text, key) = (self.text.as_bytes(), key.as_bytes());
         // A cluster has a few labels: a scan that compares lengths first skips most keys without
         // reading their bytes, and equality is all a lookup needs.
-        if ends.len() <= 8 {
-            let mut start = 0;
-            for pair in ends.chunks_exact(2) {
-                let (key_end, value_end) = (pair[0] as usize, pair[1] as usize);
+        // A small map's ends are one digit each (its text is under 128 bytes): read as bytes.
+        if head.entries <= 4 && head.width == 1 {
+            let mut start = head.base;
+            for pair in text[2..2 + 2 * head.entries].chunks_exact(2) {
+                let (key_end, value_end) = (
+                    head.base + usize::from(pair[0]),
+                    head.base + usize::from(pair[1]),
+                );
                 if key_end - start == key.len() && same(&text[start..key_end], key) {
                     return Some((key_end, value_end));
                 }
@@ -72,15 +129,15 @@ impl LabelMap {
             }
             return None;
         }
-        let (mut lo, mut hi) = (0, ends.len() / 2);
+        let (mut lo, mut hi) = (0, head.entries);
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
-            let start = self.start(mid);
-            let key_end = ends[2 * mid] as usize;
+            let start = self.start(head, mid);
+            let key_end = self.end(head, 2 * mid);
             match text[start..key_end].cmp(key) {
                 std::cmp::Ordering::Less => lo = mid + 1,
                 std::cmp::Ordering::Greater => hi = mid,
-                std::cmp::Ordering::Equal => return Some((key_end, ends[2 * mid + 1] as usize)),
+                std::cmp::Ordering::Equal => return Some((key_end, self.end(head, 2 * mid + 1))),
             }
         }
         None
@@ -103,10 +160,12 @@ impl LabelMap {
 
     /// The entries by ascending key.
     pub fn iter(&self) -> Iter<'_> {
+        let head = self.head();
         Iter {
             map: self,
+            head,
             front: 0,
-            back: self.len(),
+            back: head.entries,
         }
     }
 
@@ -140,14 +199,29 @@ impl LabelMap {
         Some(old)
     }
 
-    /// A map of exactly `entries` keys whose texts take `bytes` bytes, filled by [`Builder::push`]
-    /// in ascending key order.
+    /// A map of exactly `entries` keys whose texts take `bytes` bytes: told each entry's sizes by
+    /// [`Builder::sizes`], then filled by [`Builder::push`], both in ascending key order.
     pub(crate) fn builder(entries: usize, bytes: usize) -> Builder {
-        Builder {
-            text: String::with_capacity(bytes),
-            ends: vec![0; 2 * entries],
+        let mut map = Builder {
+            text: String::new(),
+            width: 0,
             at: 0,
+        };
+        if entries > 0 {
+            let largest = u64::from(
+                u32::try_from(entries.max(bytes)).expect("a label map's text fits in 4 GiB"),
+            );
+            let mut width = 1;
+            while largest >> (DIGIT_BITS * width) != 0 {
+                width += 1;
+            }
+            let width = width as usize;
+            map.text = String::with_capacity(1 + width * (1 + 2 * entries) + bytes);
+            map.text.push(char::from(width as u8));
+            map.width = width;
+            map.put(entries);
         }
+        map
     }
 
     /// The map of a text's entries as read (keys borrowed from the text, values mostly too), in
@@ -172,6 +246,11 @@ impl LabelMap {
         let mut map = LabelMap::builder(kept, bytes);
         for (at, (k, v)) in entries.iter().enumerate() {
             if keep(at) {
+                map.sizes(k.len(), v.len());
+            }
+        }
+        for (at, (k, v)) in entries.iter().enumerate() {
+            if keep(at) {
                 map.push(k, |text| crate::append::append(text, v));
             }
         }
@@ -190,37 +269,46 @@ fn same(a: &[u8], b: &[u8]) -> bool {
 /// generated cluster's value is written straight into the map's text, never into a string of its own).
 pub(crate) struct Builder {
     text: String,
-    ends: Vec<u32>,
+    /// Digits per number (0 for an empty map).
+    width: usize,
+    /// The last end announced.
     at: usize,
 }
 
 impl Builder {
-    fn end(&mut self) {
-        self.ends[self.at] =
-            u32::try_from(self.text.len()).expect("a label map's text fits in 4 GiB");
-        self.at += 1;
+    /// Appends `n` as `width` digits.
+    fn put(&mut self, n: usize) {
+        for digit in (0..self.width).rev() {
+            self.text.push(char::from(
+                (n >> (DIGIT_BITS as usize * digit)) as u8 & 0x7f,
+            ));
+        }
     }
 
-    /// Adds `key` (greater than every key added before) with the value `write` appends to the text.
-    /// Panics past the number of entries the builder was made for.
+    /// Announces the next entry's key and value lengths in bytes; every entry's come before the
+    /// first [`Builder::push`].
+    pub fn sizes(&mut self, key: usize, value: usize) {
+        self.at += key;
+        self.put(self.at);
+        self.at += value;
+        self.put(self.at);
+    }
+
+    /// Adds `key` (greater than every key added before) with the value `write` appends to the text,
+    /// as long as announced.
     pub fn push(&mut self, key: &str, write: impl FnOnce(&mut String)) {
         crate::append::append(&mut self.text, key);
-        self.end();
         write(&mut self.text);
-        self.end();
     }
 
-    /// The map; every announced entry must have been pushed.
+    /// The map; every announced entry must have been pushed, and no more.
     pub fn finish(self) -> LabelMap {
-        debug_assert_eq!(
-            self.at,
-            self.ends.len(),
-            "a label map's builder given fewer entries"
+        let map = LabelMap { text: self.text };
+        debug_assert!(
+            map.is_empty() || map.end(map.head(), 2 * map.len() - 1) == map.text.len(),
+            "a label map's builder given other sizes than it was told"
         );
-        LabelMap {
-            text: self.text,
-            ends: self.ends,
-        }
+        map
     }
 }
 
@@ -228,6 +316,7 @@ impl Builder {
 #[derive(Clone)]
 pub struct Iter<'a> {
     map: &'a LabelMap,
+    head: Head,
     front: usize,
     back: usize,
 }
@@ -238,7 +327,7 @@ impl<'a> Iterator for Iter<'a> {
     fn next(&mut self) -> Option<Self::Item> {
         (self.front < self.back).then(|| {
             self.front += 1;
-            self.map.entry(self.front - 1)
+            self.map.entry(self.head, self.front - 1)
         })
     }
 
@@ -252,7 +341,7 @@ impl DoubleEndedIterator for Iter<'_> {
     fn next_back(&mut self) -> Option<Self::Item> {
         (self.front < self.back).then(|| {
             self.back -= 1;
-            self.map.entry(self.back)
+            self.map.entry(self.head, self.back)
         })
     }
 }
@@ -389,6 +478,54 @@ mod tests {
                 assert_eq!(format!("{m:?}"), format!("{want:?}"));
             }
             assert_eq!(map, inserted, "the same entries make equal maps");
+        }
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn long_texts_and_many_entries_answer_as_short_ones() {
+        // Rule: where an entry ends is written in as many digits as the map's largest number
+        // needs; a map whose text passes 127 bytes, 16,383 bytes, or that has over 127 entries
+        // answers as a small one does, at the borders and across them.
+        // (entries, bytes of the middle entry's value); keys take five bytes each, so one entry
+        // with a 122-byte value is a 127-byte text, two with a 16,373-byte one 16,383 bytes.
+        let cases = [
+            (1, 122),
+            (1, 123),
+            (2, 200),
+            (3, 5_000),
+            (127, 0),
+            (128, 0),
+            (200, 1),
+            (2, 16_373),
+            (2, 16_374),
+            (3, 40_000),
+        ];
+        for (n, long) in cases {
+            let entries: Vec<(String, String)> = (0..n)
+                .map(|i| {
+                    (
+                        format!("k{i:04}"),
+                        "v".repeat(if i == n / 2 { long } else { i % 3 }),
+                    )
+                })
+                .collect();
+            let want: SortedMap<String, String> = entries.iter().cloned().collect();
+            let map: LabelMap = entries.iter().cloned().collect();
+            assert_eq!(map.len(), n, "{n} entries, {long} bytes");
+            let seen: Vec<(&str, &str)> = map.iter().collect();
+            let wanted: Vec<(&str, &str)> =
+                want.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+            assert_eq!(seen, wanted, "{n} entries, {long} bytes");
+            assert_eq!(
+                map.iter().rev().collect::<Vec<_>>(),
+                wanted.iter().rev().copied().collect::<Vec<_>>()
+            );
+            for (k, v) in &want {
+                assert_eq!(map.get(k), Some(v.as_str()));
+                assert!(map.has(k, v));
+            }
+            assert_eq!(map.get("k"), None);
+            assert_eq!(map.clone(), map);
         }
     }
 

@@ -36,6 +36,8 @@ pub fn matches(selector: Option<&LabelSelector>, labels: &LabelMap) -> bool {
 #[derive(Clone, Debug)]
 pub struct Compiled<'s> {
     selector: Option<&'s LabelSelector>,
+    /// `matchLabels`' entries, read out of the map once rather than for every cluster matched.
+    labels: Vec<(&'s str, &'s str)>,
     /// Per match expression: its values as a set.
     sets: Vec<HashSet<&'s str>>,
 }
@@ -48,7 +50,12 @@ impl<'s> Compiled<'s> {
                 .map(|e| e.values.iter().map(String::as_str).collect())
                 .collect()
         });
-        Compiled { selector, sets }
+        let labels = selector.map_or_else(Vec::new, |s| s.match_labels.iter().collect());
+        Compiled {
+            selector,
+            labels,
+            sets,
+        }
     }
 
     /// The same answer as [`matches`].
@@ -56,7 +63,7 @@ impl<'s> Compiled<'s> {
         let Some(s) = self.selector else {
             return false;
         };
-        s.match_labels.iter().all(|(k, v)| labels.has(k, v))
+        self.labels.iter().all(|(k, v)| labels.has(k, v))
             && s.match_expressions
                 .iter()
                 .zip(&self.sets)

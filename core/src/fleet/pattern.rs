@@ -60,7 +60,12 @@ impl<'a> Pattern<'a> {
     /// The pattern numbered `i`, in a string of exactly its length.
     pub fn format(&self, i: u64) -> String {
         let mut buf = [0; crate::decimal::LONGEST];
-        let digits = crate::decimal::decimal(i, &mut buf);
+        self.numbered(crate::decimal::decimal(i, &mut buf))
+    }
+
+    /// The pattern numbered with `digits` (a number's decimal digits), in a string of exactly its
+    /// length.
+    fn numbered(&self, digits: &str) -> String {
         let mut out = String::with_capacity(self.len(digits));
         self.write(digits, &mut out);
         out
@@ -172,18 +177,23 @@ impl<'a> Generator<'a> {
         let i = u64::from(self.gen.first) + u64::from(k);
         let mut buf = [0; crate::decimal::LONGEST];
         let digits = crate::decimal::decimal(i, &mut buf);
-        // Each label's value twice: first to size the map's one text exactly, then to write it.
-        let mut bytes = 0;
-        for label in &self.labels {
-            bytes += label.key.len()
-                + match self.value(label, k) {
-                    // An index label's value is the cluster's number.
-                    None => digits.len(),
-                    Some(Value::Plain(v)) => v.len(),
-                    Some(Value::Numbered(p)) => p.len(digits),
-                };
-        }
+        // Each label's value three times: to size the map's one text exactly, to write where each
+        // key and value ends, then to write it.
+        let value_len = |label| match self.value(label, k) {
+            // An index label's value is the cluster's number.
+            None => digits.len(),
+            Some(Value::Plain(v)) => v.len(),
+            Some(Value::Numbered(p)) => p.len(digits),
+        };
+        let bytes = self
+            .labels
+            .iter()
+            .map(|label| label.key.len() + value_len(label))
+            .sum();
         let mut labels = LabelMap::builder(self.labels.len(), bytes);
+        for label in &self.labels {
+            labels.sizes(label.key.len(), value_len(label));
+        }
         // The generator's keys are unique and ascending, as the map's must be.
         for label in &self.labels {
             labels.push(label.key, |text| match self.value(label, k) {
@@ -193,7 +203,8 @@ impl<'a> Generator<'a> {
             });
         }
         Cluster {
-            name: self.name.format(i),
+            // The digits the labels were numbered with: a cluster's number is written once.
+            name: self.name.numbered(digits),
             labels: labels.finish(),
             ..Default::default()
         }
