@@ -59,31 +59,22 @@ mod tests {
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn appends_exactly_the_text_whatever_its_length_and_characters() {
-        let texts = [
-            "",
-            "a",
-            "ab",
-            "abc",
-            "ring",
-            "order",
-            "region",
-            "member-0",
-            "member-00001",
-            "clusters[1234].labels",
-            "clusters[1234].labels.region.x",
-            "clusters[1234].labels.region.xyz",
-            "clusters[1234].labels.region.xyz0",
-            "a label value with more than thirty-two bytes in it",
-            "é",
-            "zoné-1",
-            "région-européenne",
-        ];
-        for before in ["", "x", "clusters[7].", "ü"] {
-            for s in texts {
-                let mut out = before.to_string();
-                append(&mut out, s);
-                assert_eq!(out, format!("{before}{s}"));
-                assert_eq!(owned(s), s);
+        // Every piece of a text mixing one- to four-byte characters, from empty to past the short
+        // limit, so that the 8- and 4-byte copies start and end inside characters in every way they can.
+        let mixed = "a-é-€-𝄞-b0-ü-𝄞𝄞-zoné-région-européenne-x1-あい-9";
+        assert!(mixed.len() > SHORT + 8);
+        let bounds: Vec<usize> = (0..=mixed.len())
+            .filter(|&at| mixed.is_char_boundary(at))
+            .collect();
+        for before in ["", "x", "clusters[7].", "ü", "𝄞"] {
+            for (i, &start) in bounds.iter().enumerate() {
+                for &end in &bounds[i..] {
+                    let s = &mixed[start..end];
+                    let mut out = before.to_string();
+                    append(&mut out, s);
+                    assert_eq!(out, format!("{before}{s}"), "{before:?} + {s:?}");
+                    assert_eq!(owned(s), s);
+                }
             }
         }
     }
