@@ -289,6 +289,15 @@ impl PartialEq for SourceMap {
 
 impl Eq for SourceMap {}
 
+/// Records taken from one [`SourceMap`] to be put in another ([`SourceMap::splice_clusters`]):
+/// their paths' text, and files by name.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Recorded {
+    entries: Vec<Record>,
+    paths: String,
+    files: Vec<String>,
+}
+
 /// One recorded path: where its text is in `SourceMap::paths`, and where it was written. 20 bytes:
 /// a 10,000-cluster scenario records some 130,000 of them for as long as it lives.
 #[derive(Clone, Copy, Debug)]
@@ -442,6 +451,86 @@ impl SourceMap {
 
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty() && self.moved.is_empty()
+    }
+
+    /// The records of a top-level `clusters` list: the first record of `clusters` and those of its
+    /// items right after it, when no other record is under `clusters` (see [`crate::memo`]).
+    pub(crate) fn clusters_records(&self) -> Option<Recorded> {
+        let under = |r: &Record| {
+            let p = self.path(r);
+            p.strip_prefix("clusters")
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with(['[', '.']))
+        };
+        let first = self
+            .entries
+            .iter()
+            .position(|r| self.path(r) == "clusters")?;
+        let end = first
+            + 1
+            + self.entries[first + 1..]
+                .iter()
+                .take_while(|r| under(r) && self.path(r) != "clusters")
+                .count();
+        if self.entries[end..].iter().any(under)
+            || self.moved.keys().any(|k| k.starts_with("clusters"))
+        {
+            return None;
+        }
+        let mut paths = String::new();
+        let entries = self.entries[first..end]
+            .iter()
+            .map(|r| {
+                let start = u32::try_from(paths.len()).unwrap_or(u32::MAX);
+                paths.push_str(self.path(r));
+                Record { start, ..*r }
+            })
+            .collect();
+        Some(Recorded {
+            entries,
+            paths,
+            files: self.files.clone(),
+        })
+    }
+
+    /// Puts `r` in place of this map's only record under `clusters` (an empty list's), as if its
+    /// records had been made there; false when this map has no such single record.
+    pub(crate) fn splice_clusters(&mut self, r: &Recorded) -> bool {
+        let Some(at) = self.entries.iter().position(|e| self.path(e) == "clusters") else {
+            return false;
+        };
+        let others = self.entries.iter().enumerate().any(|(i, e)| {
+            i != at
+                && self
+                    .path(e)
+                    .strip_prefix("clusters")
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with(['[', '.']))
+        });
+        let Ok(shift) = u32::try_from(self.paths.len()) else {
+            return false;
+        };
+        if others {
+            return false;
+        }
+        // The records' file is looked up by name: this map numbers its files its own way.
+        let mut entries = Vec::with_capacity(self.entries.len() + r.entries.len());
+        entries.extend_from_slice(&self.entries[..at]);
+        for e in &r.entries {
+            let name = r.files.get(e.spot.file as usize).map_or("", String::as_str);
+            let Some(start) = e.start.checked_add(shift) else {
+                return false;
+            };
+            let file = self.file(name);
+            entries.push(Record {
+                start,
+                len: e.len,
+                spot: Spot { file, ..e.spot },
+            });
+        }
+        entries.extend_from_slice(&self.entries[at + 1..]);
+        self.entries = entries;
+        self.paths.push_str(&r.paths);
+        self.sorted.take();
+        true
     }
 
     /// Records that `path` is the object `kind_name` (`MemberCluster/prod-3`).

@@ -23,6 +23,7 @@ pub mod input;
 pub mod label_map;
 pub mod labels;
 pub mod manifests;
+pub mod memo;
 pub mod model;
 pub mod naming;
 pub mod parts;
@@ -45,7 +46,7 @@ pub mod yaml_out;
 pub mod zone;
 
 pub use diag::{Diagnostic, Location, Severity};
-pub use input::{load, load_with, Loaded, Source};
+pub use input::{load, load_again, load_with, Loaded, Source};
 pub use model::Scenario;
 pub use plan::Plan;
 

@@ -31,6 +31,9 @@ pub struct Analysis {
     /// The parts of the core this text needs that have not arrived yet (then `plan` is the previous
     /// text's, and `stale` is false: the answer is on its way, nothing is wrong).
     pub missing: Vec<Missing>,
+    /// What the core keeps of this reading for the next edit's (see [`analyse_again`]): not part
+    /// of what the page shows, so not compared.
+    pub memo: fleetplan::memo::Memo,
 }
 
 /// Cheap equality for the memo that holds it: the same plan object, not a walk over 10,000 clusters.
@@ -91,6 +94,30 @@ pub fn analyse_with(text: &str, previous: Option<&Analysis>, parts: &Parts) -> A
         }],
         parts,
     );
+    analysed(loaded, previous, parts)
+}
+
+/// [`analyse_with`] for the editor's text after an edit: what did not change since `previous`'s
+/// reading (the clusters, most often) is taken from it instead of read again. The embedded chart
+/// reads its text once, with [`analyse_with`], and carries none of this code.
+pub fn analyse_again(text: &str, previous: Option<&Analysis>, parts: &Parts) -> Analysis {
+    let mut memo = previous.map(|p| p.memo.clone()).unwrap_or_default();
+    let loaded = fleetplan::load_again(
+        &[Source {
+            name: SOURCE_NAME,
+            text,
+        }],
+        parts,
+        &mut memo,
+    );
+    Analysis {
+        memo,
+        ..analysed(loaded, previous, parts)
+    }
+}
+
+/// The page's answer for a text that read as `loaded` (see [`analyse`]).
+fn analysed(loaded: fleetplan::Loaded, previous: Option<&Analysis>, parts: &Parts) -> Analysis {
     if !loaded.missing.is_empty() {
         return waiting(previous, loaded.missing);
     }
@@ -128,6 +155,7 @@ pub fn analyse_with(text: &str, previous: Option<&Analysis>, parts: &Parts) -> A
         diagnostics,
         runs,
         missing: Vec::new(),
+        memo: Default::default(),
     }
 }
 
@@ -146,6 +174,7 @@ pub fn waiting(previous: Option<&Analysis>, missing: Vec<Missing>) -> Analysis {
             diagnostics: Vec::new(),
             runs: 0,
             missing,
+            memo: Default::default(),
         },
     }
 }

@@ -309,7 +309,7 @@ pub fn planner(args: PlannerArgs) -> web_sys::HtmlElement {
         let t0 = browser::now_ms();
         let a = committed.with(|t| {
             status_view::analyse(t, prev, live_clock)
-                .unwrap_or_else(|| analysis::analyse_with(t, prev, &parts))
+                .unwrap_or_else(|| analysis::analyse_again(t, prev, &parts))
         });
         replan_ms.set_value(browser::now_ms() - t0);
         kinds.fetch(&a.missing);

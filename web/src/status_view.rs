@@ -111,6 +111,7 @@ fn read(text: &str, now: Time) -> Option<(Analysis, Item)> {
         diagnostics,
         runs: input.items.len(),
         missing: Vec::new(),
+        memo: Default::default(),
     };
     Some((analysis, item))
 }
