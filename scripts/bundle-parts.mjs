@@ -22,6 +22,7 @@ const WHAT = {
   gke_part: "GKE formats and planners (a GKE text)",
   manifests_part: "KubeFleet objects (a text of MemberClusters, CRPs, runs)",
   rolling_part: "the KubeFleet rolling update's planner (a rolling scenario)",
+  memo_part: "an edited text's unchanged clusters list taken from the last reading (the first edit)",
   yaml_part: "the full YAML reader (a text the fast reader gives up on: a typing error, anchors, multi-line scalars)",
   planner_kit: "JavaScript API's plan()",
   share_kit: "the share codec's compressor (the first edit mirrored into the address bar, Copy link, an embed's caption)",

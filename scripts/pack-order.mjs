@@ -4,8 +4,8 @@
 /**
  * The parts that are asked for only by code that other parts bring, and the parts whose code asks for
  * them (web/src; a part follows another when each of its askers is that part or follows it): the app's
- * Planner (app_kit, lib.rs) asks for the workbench (bench_kit), the kinds' parts (kinds.rs), a live
- * status's part (status_view.rs) and, with the embed caption (summary.rs), the share codec, which the
+ * Planner (app_kit, lib.rs) asks for the workbench (bench_kit), the kinds' parts and, after an edit, the
+ * memo part (kinds.rs), a live status's part (status_view.rs) and, with the embed caption (summary.rs), the share codec, which the
  * workbench (workbench.rs, header.rs) asks for too, with the form, the comparison, the menus, the
  * examples' texts and the exports. A part not named here (app_kit, planner_kit: the JavaScript API's
  * plan() needs no app) counts as one any view may load first. Naming a part here that some view loads
@@ -18,6 +18,7 @@ export const AFTER = {
   manifests_part: ["app_kit"],
   yaml_part: ["app_kit"],
   rolling_part: ["app_kit"],
+  memo_part: ["app_kit"],
   live_kit: ["app_kit"],
   share_kit: ["app_kit", "bench_kit"],
   form_kit: ["bench_kit"],

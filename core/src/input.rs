@@ -10,7 +10,6 @@ use crate::decode::{self, Document};
 use crate::diag::{Diagnostic, Location};
 use crate::gke::import::Shape;
 use crate::gke::model::VersionEvent;
-use crate::memo::Memo;
 use crate::model::{Assumptions, Cluster, ClusterGenerator, Scenario, Strategy};
 use crate::parts::{Missing, Parts};
 use crate::source::{self, Node};
@@ -78,57 +77,16 @@ pub fn load_with(sources: &[Source], parts: &Parts) -> Loaded {
     load_documents_with(parsed, diagnostics, parts)
 }
 
-/// [`load_with`] for a text read before (the editor's, after an edit): `clusters` written as in the
-/// previous reading are neither parsed nor decoded again but taken from `memo` (see
-/// [`crate::memo`]), which then holds what this reading leaves for the next. The answer is the one
-/// [`load_with`] gives.
-pub fn load_again(sources: &[Source], parts: &Parts, memo: &mut Memo) -> Loaded {
-    let previous = std::mem::take(memo);
-    let ([src], None) = (sources, too_large(sources)) else {
-        return load_with(sources, parts);
-    };
-    if let Some(stand_in) = previous.stand_in(src.name, src.text) {
-        if let Some(mut docs) = source::parse_fast(&stand_in) {
-            if docs.len() == 1 && previous.fits(&docs[0]) {
-                let parsed = vec![(docs.swap_remove(0), src.name)];
-                let mut loaded = load_documents_with(parsed, Vec::new(), parts);
-                if previous.fill(&mut loaded) {
-                    *memo = previous;
-                    return loaded;
-                }
-            }
-        }
-    }
-    // As `load_with` reads one text, noting where its keys are.
-    let (docs, diagnostics) = match (source::parse_fast(src.text), parts.yaml) {
-        (Some(docs), _) => (docs, Vec::new()),
-        (None, Some(full)) => {
-            // Outside the fast readers' subset: nothing is kept (a tab typed, then taken back,
-            // finds the memo as it was).
-            *memo = previous;
-            let (docs, diags) = full(src.text, src.name);
-            let parsed = docs.into_iter().map(|d| (d, src.name)).collect();
-            return load_documents_with(parsed, diags, parts);
-        }
-        (None, None) => return load_with(sources, parts),
-    };
-    let place = match docs.as_slice() {
-        [doc] => crate::memo::place(doc),
-        _ => None,
-    };
-    let parsed = docs.into_iter().map(|d| (d, src.name)).collect();
-    let loaded = load_documents_with(parsed, diagnostics, parts);
-    *memo = previous.after(src.name, src.text, place, &loaded);
-    loaded
-}
-
 /// [`load`] for documents already parsed (each with the name of its source), after the
 /// diagnostics of parsing them.
 pub fn load_documents(parsed: Vec<(Node, &str)>, diagnostics: Vec<Diagnostic>) -> Loaded {
     load_documents_with(parsed, diagnostics, &Parts::all())
 }
 
-fn load_documents_with(
+// Inlined in the browser's build: its main module reads with `load_with` alone, as before the
+// memo's `load_again` (core/src/memo.rs, an on-demand part there) called this too.
+#[cfg_attr(target_arch = "wasm32", inline(always))]
+pub(crate) fn load_documents_with(
     parsed: Vec<(Node, &str)>,
     diagnostics: Vec<Diagnostic>,
     parts: &Parts,
@@ -234,7 +192,10 @@ fn load_documents_with(
 }
 
 /// The refusal of an input past [`MAX_INPUT_BYTES`], located where the limit is crossed.
-fn too_large(sources: &[Source]) -> Option<Diagnostic> {
+// Inlined in the browser's build: its main module reads with `load_with` alone, as before the
+// memo's `load_again` (core/src/memo.rs, an on-demand part there) called this too.
+#[cfg_attr(target_arch = "wasm32", inline(always))]
+pub(crate) fn too_large(sources: &[Source]) -> Option<Diagnostic> {
     let total: usize = sources.iter().map(|s| s.text.len()).sum();
     if total <= MAX_INPUT_BYTES {
         return None;

@@ -46,7 +46,8 @@ pub mod yaml_out;
 pub mod zone;
 
 pub use diag::{Diagnostic, Location, Severity};
-pub use input::{load, load_again, load_with, Loaded, Source};
+pub use input::{load, load_with, Loaded, Source};
+pub use memo::load_again;
 pub use model::Scenario;
 pub use plan::Plan;
 

@@ -1,5 +1,5 @@
 //! A text's decoded `clusters` kept from one reading of an edited text to the next
-//! ([`crate::input::load_again`]).
+//! ([`load_again`]).
 //!
 //! An edit in the browser's editor reads the whole text again; at 1,000 clusters parsing and
 //! decoding the `clusters` list is most of that work, and an edit of the strategy, the assumptions
@@ -11,13 +11,19 @@
 //! the text's list is the kept one (both readers read left to right). Its clusters and source map
 //! records are then put in place of the empty list's; having made no diagnostic before, the list
 //! makes none now. Nothing is reused on a guess (no hash): the bytes are compared.
+//!
+//! The CLI, the bench and the embedded chart read with `load_with`. The browser's editor brings this
+//! code in on demand (web/src/kinds.rs `memo_part`, after the first edit) as [`load_remembered`], so
+//! the app's first visit carries none of it.
 
+use std::cell::RefCell;
 use std::sync::Arc;
 
 use crate::diag::Recorded;
-use crate::input::Loaded;
+use crate::input::{load_documents_with, load_with, too_large, Loaded, Source};
 use crate::model::Cluster;
-use crate::source::{Node, Value};
+use crate::parts::Parts;
+use crate::source::{self, Node, Value};
 
 /// What one reading of a text leaves for the next. Empty at first; cheap to clone (shared).
 #[derive(Clone, Debug, Default)]
@@ -36,6 +42,72 @@ struct Kept {
     /// Kept only once a second reading saw the same text before `next_line`: while the list itself
     /// is being edited every reading differs, and a copy of the list would only cost time.
     decoded: Option<(Vec<Cluster>, Recorded)>,
+}
+
+/// [`crate::load_with`] for a text read before (the editor's, after an edit): `clusters` written
+/// as in the previous reading are neither parsed nor decoded again but taken from `memo` (see the
+/// module's notes), which then holds what this reading leaves for the next. The answer is the one
+/// [`crate::load_with`] gives.
+pub fn load_again(sources: &[Source], parts: &Parts, memo: &mut Memo) -> Loaded {
+    let previous = std::mem::take(memo);
+    let ([src], None) = (sources, too_large(sources)) else {
+        return load_with(sources, parts);
+    };
+    if let Some(stand_in) = previous.stand_in(src.name, src.text) {
+        if let Some(mut docs) = source::parse_fast(&stand_in) {
+            if docs.len() == 1 && previous.fits(&docs[0]) {
+                let parsed = vec![(docs.swap_remove(0), src.name)];
+                let mut loaded = load_documents_with(parsed, Vec::new(), parts);
+                if previous.fill(&mut loaded) {
+                    *memo = previous;
+                    return loaded;
+                }
+            }
+        }
+    }
+    // As `load_with` reads one text, noting where its keys are.
+    let (docs, diagnostics) = match (source::parse_fast(src.text), parts.yaml) {
+        (Some(docs), _) => (docs, Vec::new()),
+        (None, Some(full)) => {
+            // Outside the fast readers' subset: nothing is kept (a tab typed, then taken back,
+            // finds the memo as it was).
+            *memo = previous;
+            let (docs, diags) = full(src.text, src.name);
+            let parsed = docs.into_iter().map(|d| (d, src.name)).collect();
+            return load_documents_with(parsed, diags, parts);
+        }
+        (None, None) => return load_with(sources, parts),
+    };
+    let keys = match docs.as_slice() {
+        [doc] => place(doc),
+        _ => None,
+    };
+    let parsed = docs.into_iter().map(|d| (d, src.name)).collect();
+    let loaded = load_documents_with(parsed, diagnostics, parts);
+    *memo = previous.after(src.name, src.text, keys, &loaded);
+    loaded
+}
+
+/// How a front end reads an edited text: [`load_remembered`] (the browser's on-demand kit) or
+/// [`crate::load_with`], which gives the same answer.
+pub type LoadAgainFn = fn(&[Source], &Parts) -> Loaded;
+
+thread_local! {
+    /// The last [`load_remembered`] reading's memo. One per thread, not per editor: a memo only
+    /// ever serves a text that starts with the bytes it kept, so two editors sharing it can only
+    /// miss, never answer wrongly.
+    static LAST: RefCell<Memo> = const { RefCell::new(Memo { last: None }) };
+}
+
+/// [`load_again`] with the memo of this thread's previous call: a [`LoadAgainFn`] with no state
+/// of its caller's, so the browser's kit is a plain function pointer.
+pub fn load_remembered(sources: &[Source], parts: &Parts) -> Loaded {
+    LAST.with(|last| {
+        let mut memo = last.take();
+        let loaded = load_again(sources, parts, &mut memo);
+        *last.borrow_mut() = memo;
+        loaded
+    })
 }
 
 /// The lines of a document's top-level `clusters` key and of the key after it, both at column 1.
@@ -159,8 +231,6 @@ fn line_start(text: &str, line: usize) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::input::{load_again, load_with, Loaded, Source};
-    use crate::parts::Parts;
 
     /// A small deterministic generator: the same edits on every run and target.
     struct Rng(u64);
@@ -266,7 +336,8 @@ mod tests {
     }
 
     /// Random edits of every example (and of a GKE fleet of 60 clusters), each text read again
-    /// with the previous reading's memo: the answer is a full reading's, diagnostics and their
+    /// with the previous reading's memo (and with [`load_remembered`]'s, kept across the texts):
+    /// the answer is a full reading's, diagnostics and their
     /// locations included, and the kept list is taken often enough for that to mean something.
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn a_text_read_again_reads_as_read_afresh() {
@@ -307,11 +378,10 @@ mod tests {
                     .last
                     .as_ref()
                     .is_some_and(|k| k.decoded.is_some() && text.starts_with(&k.before));
-                same(
-                    &load_again(&src, &parts, &mut memo),
-                    &load_with(&src, &parts),
-                    &text,
-                );
+                let full = load_with(&src, &parts);
+                same(&load_again(&src, &parts, &mut memo), &full, &text);
+                // The browser's kit: one memo for every text read on this thread, never reset.
+                same(&load_remembered(&src, &parts), &full, &text);
                 taken += usize::from(could_take);
             }
         }

@@ -31,9 +31,6 @@ pub struct Analysis {
     /// The parts of the core this text needs that have not arrived yet (then `plan` is the previous
     /// text's, and `stale` is false: the answer is on its way, nothing is wrong).
     pub missing: Vec<Missing>,
-    /// What the core keeps of this reading for the next edit's (see [`analyse_again`]): not part
-    /// of what the page shows, so not compared.
-    pub memo: fleetplan::memo::Memo,
 }
 
 /// Cheap equality for the memo that holds it: the same plan object, not a walk over 10,000 clusters.
@@ -87,37 +84,35 @@ pub fn analyse(text: &str, previous: Option<&Analysis>) -> Analysis {
 
 /// [`analyse`] with only the parts of the core the page has so far.
 pub fn analyse_with(text: &str, previous: Option<&Analysis>, parts: &Parts) -> Analysis {
-    let loaded = fleetplan::load_with(
-        &[Source {
-            name: SOURCE_NAME,
-            text,
-        }],
-        parts,
-    );
-    analysed(loaded, previous, parts)
+    analyse_read(text, previous, parts, fleetplan::load_with)
 }
 
-/// [`analyse_with`] for the editor's text after an edit: what did not change since `previous`'s
-/// reading (the clusters, most often) is taken from it instead of read again. The embedded chart
-/// reads its text once, with [`analyse_with`], and carries none of this code.
+/// [`analyse_with`]'s signature: the memo part's kit (`kinds::memo_part`).
+pub type AnalyseFn = fn(&str, Option<&Analysis>, &Parts) -> Analysis;
+
+/// [`analyse_with`] for the editor's text after an edit: an unchanged `clusters` list is taken from
+/// the last such reading (`fleetplan::memo::load_remembered`; the same answer, in less time). Only
+/// the memo part's entry (`kinds::memo_part`) names it, so its code comes with that part.
 pub fn analyse_again(text: &str, previous: Option<&Analysis>, parts: &Parts) -> Analysis {
-    let mut memo = previous.map(|p| p.memo.clone()).unwrap_or_default();
-    let loaded = fleetplan::load_again(
+    analyse_read(text, previous, parts, fleetplan::memo::load_remembered)
+}
+
+/// The page's answer for `text` read by `read`. Inlined in both callers: the main module's
+/// [`analyse_with`] stays as it was, and the memo's copy goes with its part.
+#[inline(always)]
+fn analyse_read(
+    text: &str,
+    previous: Option<&Analysis>,
+    parts: &Parts,
+    read: fleetplan::memo::LoadAgainFn,
+) -> Analysis {
+    let loaded = read(
         &[Source {
             name: SOURCE_NAME,
             text,
         }],
         parts,
-        &mut memo,
     );
-    Analysis {
-        memo,
-        ..analysed(loaded, previous, parts)
-    }
-}
-
-/// The page's answer for a text that read as `loaded` (see [`analyse`]).
-fn analysed(loaded: fleetplan::Loaded, previous: Option<&Analysis>, parts: &Parts) -> Analysis {
     if !loaded.missing.is_empty() {
         return waiting(previous, loaded.missing);
     }
@@ -155,7 +150,6 @@ fn analysed(loaded: fleetplan::Loaded, previous: Option<&Analysis>, parts: &Part
         diagnostics,
         runs,
         missing: Vec::new(),
-        memo: Default::default(),
     }
 }
 
@@ -174,7 +168,6 @@ pub fn waiting(previous: Option<&Analysis>, missing: Vec<Missing>) -> Analysis {
             diagnostics: Vec::new(),
             runs: 0,
             missing,
-            memo: Default::default(),
         },
     }
 }

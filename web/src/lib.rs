@@ -308,8 +308,10 @@ pub fn planner(args: PlannerArgs) -> web_sys::HtmlElement {
         let parts = kinds.parts();
         let t0 = browser::now_ms();
         let a = committed.with(|t| {
-            status_view::analyse(t, prev, live_clock)
-                .unwrap_or_else(|| analysis::analyse_again(t, prev, &parts))
+            status_view::analyse(t, prev, live_clock).unwrap_or_else(|| match kinds.again() {
+                Some(again) => again(t, prev, &parts),
+                None => analysis::analyse_with(t, prev, &parts),
+            })
         });
         replan_ms.set_value(browser::now_ms() - t0);
         kinds.fetch(&a.missing);
@@ -420,6 +422,8 @@ pub fn planner(args: PlannerArgs) -> web_sys::HtmlElement {
         }
         history.update(|h| h.record_new(t.clone()));
         committed.set(t);
+        // Edits that follow this one are read with the memo part, once it is here.
+        kinds.fetch_memo();
     };
     let schedule = move |()| {
         if let Some(h) = pending.get_value() {

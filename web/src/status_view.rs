@@ -111,7 +111,6 @@ fn read(text: &str, now: Time) -> Option<(Analysis, Item)> {
         diagnostics,
         runs: input.items.len(),
         missing: Vec::new(),
-        memo: Default::default(),
     };
     Some((analysis, item))
 }
