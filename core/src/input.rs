@@ -50,6 +50,9 @@ pub fn load(sources: &[Source]) -> Loaded {
 }
 
 /// [`load`] with only the optional parts the caller has (see [`crate::parts`]).
+// Inlined in the browser's build: its main module reads with `load_with` alone, as before the
+// memo's `load_again` (core/src/memo.rs, an on-demand part there) called this too.
+#[cfg_attr(target_arch = "wasm32", inline(always))]
 pub fn load_with(sources: &[Source], parts: &Parts) -> Loaded {
     if let Some(d) = too_large(sources) {
         return Loaded {
@@ -83,9 +86,6 @@ pub fn load_documents(parsed: Vec<(Node, &str)>, diagnostics: Vec<Diagnostic>) -
     load_documents_with(parsed, diagnostics, &Parts::all())
 }
 
-// Inlined in the browser's build: its main module reads with `load_with` alone, as before the
-// memo's `load_again` (core/src/memo.rs, an on-demand part there) called this too.
-#[cfg_attr(target_arch = "wasm32", inline(always))]
 pub(crate) fn load_documents_with(
     parsed: Vec<(Node, &str)>,
     diagnostics: Vec<Diagnostic>,
