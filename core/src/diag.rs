@@ -456,11 +456,7 @@ impl SourceMap {
     /// The records of a top-level `clusters` list: the first record of `clusters` and those of its
     /// items right after it, when no other record is under `clusters` (see [`crate::memo`]).
     pub(crate) fn clusters_records(&self) -> Option<Recorded> {
-        let under = |r: &Record| {
-            let p = self.path(r);
-            p.strip_prefix("clusters")
-                .is_some_and(|rest| rest.is_empty() || rest.starts_with(['[', '.']))
-        };
+        let under = |r: &Record| in_clusters(self.path(r));
         let first = self
             .entries
             .iter()
@@ -498,13 +494,11 @@ impl SourceMap {
         let Some(at) = self.entries.iter().position(|e| self.path(e) == "clusters") else {
             return false;
         };
-        let others = self.entries.iter().enumerate().any(|(i, e)| {
-            i != at
-                && self
-                    .path(e)
-                    .strip_prefix("clusters")
-                    .is_some_and(|rest| rest.is_empty() || rest.starts_with(['[', '.']))
-        });
+        let others = self
+            .entries
+            .iter()
+            .enumerate()
+            .any(|(i, e)| i != at && in_clusters(self.path(e)));
         let Ok(shift) = u32::try_from(self.paths.len()) else {
             return false;
         };
@@ -578,6 +572,13 @@ impl SourceMap {
             }
         }
     }
+}
+
+/// Whether a recorded path is `clusters` or lies under it (`clusters[3]`, `clusters.x`), not a
+/// key that merely starts with the word.
+fn in_clusters(path: &str) -> bool {
+    path.strip_prefix("clusters")
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with(['[', '.']))
 }
 
 #[cfg(test)]
