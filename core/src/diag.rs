@@ -505,15 +505,21 @@ impl SourceMap {
         if others {
             return false;
         }
-        // The records' file is looked up by name: this map numbers its files its own way.
+        // The records' file is looked up by name: this map numbers its files its own way. Once per
+        // file, not per record (the reader looks its file up once for the same reason), in the
+        // order the records first name them, so the files list grows as a lookup per record grew it.
+        let mut numbered: Vec<Option<u32>> = vec![None; r.files.len()];
         let mut entries = Vec::with_capacity(self.entries.len() + r.entries.len());
         entries.extend_from_slice(&self.entries[..at]);
         for e in &r.entries {
-            let name = r.files.get(e.spot.file as usize).map_or("", String::as_str);
             let Some(start) = e.start.checked_add(shift) else {
                 return false;
             };
-            let file = self.file(name);
+            let file = match numbered.get_mut(e.spot.file as usize) {
+                Some(Some(file)) => *file,
+                Some(slot) => *slot.insert(self.file(&r.files[e.spot.file as usize])),
+                None => self.file(""),
+            };
             entries.push(Record {
                 start,
                 len: e.len,
