@@ -169,14 +169,6 @@ impl LabelMap {
         }
     }
 
-    pub fn keys(&self) -> impl DoubleEndedIterator<Item = &str> + ExactSizeIterator {
-        self.iter().map(|(k, _)| k)
-    }
-
-    pub fn values(&self) -> impl DoubleEndedIterator<Item = &str> + ExactSizeIterator {
-        self.iter().map(|(_, v)| v)
-    }
-
     /// Sets `key` to `value`; the value it had, if any. Builds the map anew: for setting a label or
     /// two, never for filling a map from input (collect it instead).
     pub fn insert(&mut self, key: impl AsRef<str>, value: impl AsRef<str>) -> Option<String> {
