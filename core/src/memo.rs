@@ -387,4 +387,70 @@ mod tests {
         }
         assert!(taken >= 100, "the kept list could be taken {taken} times");
     }
+
+    /// Edits past the kept list that change what the document is, each read after the original
+    /// was read twice (so the list is kept): the text cut after the list's next key or before it,
+    /// the strategy's kind changed to every kind (and to none of them), a second document added.
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn whole_blocks_after_the_list() {
+        let parts = Parts::all();
+        let kinds = [
+            "kubefleet-staged",
+            "kubefleet-rolling",
+            "gke-rollout-sequence",
+            "gke-fleet-sequence",
+            "nonsense",
+        ];
+        let mut taken = 0;
+        for e in crate::examples::all() {
+            let text = e.text.to_string();
+            let lines: Vec<&str> = text.lines().collect();
+            let next = next_key_line(&lines.iter().map(|l| l.to_string()).collect::<Vec<_>>());
+            if next == 0 || next >= lines.len() {
+                continue;
+            }
+            let mut edits = vec![
+                lines[..next].join("\n") + "\n",
+                lines[..=next].join("\n") + "\n",
+                text.clone() + "---\nname: second\n",
+                text.clone() + "---\n",
+            ];
+            for kind in kinds {
+                let mut t = String::new();
+                for l in &lines {
+                    match l.split_once("kind:") {
+                        Some((indent, _)) if indent.trim().is_empty() => {
+                            t.push_str(&format!("{indent}kind: {kind}\n"));
+                        }
+                        _ => {
+                            t.push_str(l);
+                            t.push('\n');
+                        }
+                    }
+                }
+                edits.push(t);
+            }
+            for edit in edits {
+                let mut memo = Memo::default();
+                for _ in 0..2 {
+                    let src = [Source {
+                        name: "s.yaml",
+                        text: &text,
+                    }];
+                    load_again(&src, &parts, &mut memo);
+                }
+                taken += usize::from(memo.stand_in("s.yaml", &edit).is_some());
+                let src = [Source {
+                    name: "s.yaml",
+                    text: &edit,
+                }];
+                same(
+                    &load_again(&src, &parts, &mut memo),
+                    &load_with(&src, &parts),
+                    &edit,
+                );
+            }
+        }
+        assert!(taken >= 20, "the kept list could be taken {taken} times");
+    }
 }
