@@ -49,7 +49,7 @@ pub fn gke_scenario(clusters: u32) -> Scenario {
                 Vec::new()
             };
             Cluster {
-                name: format!("gke-{i:05}"),
+                name: format!("gke-{i:05}").into(),
                 labels,
                 fleet: Some(format!("projects/{fleet}")),
                 version: Some(ClusterVersion {

@@ -37,7 +37,7 @@ pub fn counterpart(s: &Scenario) -> Option<Scenario> {
                 let mut names: Vec<String> =
                     placement::schedule(&run.placement, &fleet, &mut Vec::new())
                         .into_iter()
-                        .map(|i| fleet[i].cluster.name.clone())
+                        .map(|i| fleet[i].cluster.name.to_string())
                         .collect();
                 names.extend(run.delete_clusters.iter().cloned());
                 Placement {
@@ -67,7 +67,7 @@ pub fn counterpart(s: &Scenario) -> Option<Scenario> {
                 Some(from) => placement::schedule(from, &fleet, &mut diags)
                     .into_iter()
                     .filter(|i| !picked.contains(i))
-                    .map(|i| fleet[i].cluster.name.clone())
+                    .map(|i| fleet[i].cluster.name.to_string())
                     .collect(),
                 None => Vec::new(),
             };

@@ -242,7 +242,7 @@ impl Reader<'_> {
         let m = self.map(n, p, CLUSTER_KEYS)?;
         let mut c = Cluster::default();
         if let Some(v) = get(m, "name") {
-            c.name = self.string_in(v, p, "name").unwrap_or_default();
+            c.name = self.name_in(v, p, "name").unwrap_or_default();
         }
         if let Some(v) = get(m, "labels") {
             let lp = self.field_path(p, "labels");

@@ -167,7 +167,7 @@ impl Scenario {
             total += u64::from(gen.count);
             bytes += cost;
             out.reserve(gen.count as usize);
-            let generator = Generator::new(gen);
+            let mut generator = Generator::new(gen);
             out.extend((0..gen.count).map(|k| FleetCluster {
                 cluster: Cow::Owned(generator.cluster(k)),
                 path: FleetPath::Generated(g),
@@ -285,6 +285,29 @@ mod tests {
     fn names_are_padded_as_asked() {
         assert_eq!(format_name("prod-{i:03}", 7), "prod-007");
         assert_eq!(format_name("c{i}-x", 12), "c12-x");
+    }
+
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn one_generator_names_every_cluster_as_its_pattern_numbered_alone() {
+        // A generator writes each name where it wrote the last one: whatever order clusters are made
+        // in, and however the digits grow or shrink between them (9 → 10, 100 → 99, padded or not),
+        // every name is its pattern numbered on its own, with no text left from the name before.
+        let gen = ClusterGenerator {
+            count: 120,
+            name: "{i}-zoné-{i:03}{i}.x".into(),
+            first: 8,
+            labels: SortedMap::new(),
+        };
+        let expect = |k: u32| format_name(&gen.name, u64::from(gen.first + k));
+        let mut generator = Generator::new(&gen);
+        for k in (0..gen.count)
+            .chain((0..gen.count).rev())
+            .chain([5, 110, 0])
+        {
+            assert_eq!(generator.cluster(k).name, expect(k), "cluster {k}");
+        }
+        assert_eq!(expect(1), "9-zoné-0099.x");
+        assert_eq!(expect(100), "108-zoné-108108.x");
     }
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]

@@ -247,7 +247,7 @@ impl ObjectSet {
                     None => LabelMap::new(),
                 };
                 let value = Cluster {
-                    name: name.clone(),
+                    name: name.as_str().into(),
                     labels,
                     ..Default::default()
                 };

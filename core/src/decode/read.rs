@@ -4,6 +4,7 @@
 use std::borrow::Cow;
 
 use crate::diag::{Cap, Diagnostic, Location, Severity, SourceMap};
+use crate::plan::Name;
 use crate::source::{Entry, Node, Resolved, Style, Value};
 use crate::time::{Duration, Time};
 
@@ -428,6 +429,17 @@ impl<'f> Reader<'f> {
             }
         }
         self.string(n, &p.field(key))
+    }
+
+    /// [`Self::string_in`] as a shared [`Name`], copied once from the tree into its own block.
+    pub fn name_in(&mut self, n: &Node, p: &Path, key: &str) -> Option<Name> {
+        if let Value::Scalar(s) = &n.value {
+            if !n.is_null() {
+                self.note_in(p, key, n);
+                return Some(Name::from(&*s.text));
+            }
+        }
+        self.string(n, &p.field(key)).map(Name::from)
     }
 
     /// `self.label_value(n, &p.field(key))`, building the path only for a diagnostic.

@@ -124,6 +124,9 @@ pub struct Generator<'a> {
     gen: &'a ClusterGenerator,
     name: Pattern<'a>,
     labels: Vec<Label<'a>>,
+    /// Where each name is written before it is copied into its shared block: one buffer for every
+    /// cluster, so a name costs one allocation, the one its plan's rows share.
+    scratch: String,
 }
 
 impl<'a> Generator<'a> {
@@ -153,6 +156,7 @@ impl<'a> Generator<'a> {
             gen,
             name: Pattern::new(&gen.name),
             labels,
+            scratch: String::new(),
         }
     }
 
@@ -173,7 +177,7 @@ impl<'a> Generator<'a> {
     }
 
     /// The `k`-th (0-based) cluster.
-    pub fn cluster(&self, k: u32) -> Cluster {
+    pub fn cluster(&mut self, k: u32) -> Cluster {
         let i = u64::from(self.gen.first) + u64::from(k);
         let mut buf = [0; crate::decimal::LONGEST];
         let digits = crate::decimal::decimal(i, &mut buf);
@@ -202,9 +206,11 @@ impl<'a> Generator<'a> {
                 Some(Value::Numbered(p)) => p.write(digits, text),
             });
         }
+        // The digits the labels were numbered with: a cluster's number is written once.
+        self.scratch.clear();
+        self.name.write(digits, &mut self.scratch);
         Cluster {
-            // The digits the labels were numbered with: a cluster's number is written once.
-            name: self.name.numbered(digits),
+            name: self.scratch.as_str().into(),
             labels: labels.finish(),
             ..Default::default()
         }

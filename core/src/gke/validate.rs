@@ -485,7 +485,7 @@ impl Builder {
         };
         let fleet = self.fleet(c.fleet.as_deref().map(fleet_id).unwrap_or_default());
         Some(ClusterSetup {
-            name: Name::from(&c.name),
+            name: c.name.clone(),
             fleet,
             stage,
             excluded,

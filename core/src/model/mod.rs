@@ -15,6 +15,7 @@ use serde::Serialize;
 
 use crate::diag::SourceMap;
 use crate::label_map::LabelMap;
+use crate::plan::Name;
 use crate::sorted_map::SortedMap;
 use crate::time::{Duration, Time};
 
@@ -73,7 +74,10 @@ pub const DEFAULT_START: Time = Time(1_767_603_600_000);
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Cluster {
-    pub name: String,
+    /// Shared: a plan's stage members, rows and event names copy a pointer to it, so a planned
+    /// cluster's name is made once (in wasm an allocation and a `memory.copy` cost several times
+    /// what they do natively; bench/REPORT.md, goal 3).
+    pub name: Name,
     #[serde(skip_serializing_if = "LabelMap::is_empty")]
     pub labels: LabelMap,
     #[serde(skip_serializing_if = "Option::is_none")]

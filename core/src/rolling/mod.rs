@@ -319,7 +319,7 @@ fn initial_bindings(
     union
         .into_iter()
         .map(|(_, i)| {
-            let name = fleet[i].cluster.name.as_str().into();
+            let name = fleet[i].cluster.name.clone();
             let state = match (then[i], now[i]) {
                 (true, true) => BindingState::Bound,
                 (true, false) => BindingState::Unscheduled,

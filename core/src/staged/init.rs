@@ -248,7 +248,7 @@ pub fn initialize(run: &StagedRun, fleet: &[FleetCluster], diags: &mut Vec<Diagn
                 placed[idx] = true;
                 placed_count += 1;
                 members.push(Member {
-                    name: fc.cluster.name.as_str().into(),
+                    name: fc.cluster.name.clone(),
                     fleet_index: Some(idx),
                     sort_value,
                 });

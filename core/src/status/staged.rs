@@ -11,7 +11,7 @@ use crate::plan::projection::{
     Basis, ClusterProjection, InFlight, Position, Projection, RunState, SignedDuration,
     StageProjection, Waiting, WaitingKind,
 };
-use crate::plan::{AssumptionNote, Events, Labels, Outcome, PhaseKind, Plan, StagePlan};
+use crate::plan::{AssumptionNote, Events, Labels, Name, Outcome, PhaseKind, Plan, StagePlan};
 use crate::staged::init::Init;
 use crate::staged::simulate::{self, ClusterFact, Resume, ResumeStep, SimResult};
 use crate::time::{Duration, Time, MINUTE};
@@ -47,7 +47,7 @@ pub struct StagedItem {
 pub fn scenario(item: &StagedItem, context: &Scenario) -> Scenario {
     let run = &item.run;
     let mut clusters: Vec<Cluster> = context.clusters.clone();
-    let mut known: std::collections::HashSet<String> =
+    let mut known: std::collections::HashSet<Name> =
         clusters.iter().map(|c| c.name.clone()).collect();
     let members: HashMap<&str, &Member> = item
         .members
@@ -57,13 +57,15 @@ pub fn scenario(item: &StagedItem, context: &Scenario) -> Scenario {
         .collect();
     for st in run.stages.iter().chain(run.deletion.iter()) {
         for c in &st.clusters {
-            if known.insert(c.name.clone()) {
+            if !known.contains(c.name.as_str()) {
+                let name = Name::from(&c.name);
+                known.insert(name.clone());
                 let labels = members
                     .get(c.name.as_str())
                     .map(|m| m.labels.clone())
                     .unwrap_or_default();
                 clusters.push(Cluster {
-                    name: c.name.clone(),
+                    name,
                     labels,
                     ..Default::default()
                 });

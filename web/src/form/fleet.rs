@@ -113,7 +113,7 @@ fn cluster_row(form: &Form, i: usize, c: &Cluster) -> AnyView {
             return Err(format!("another cluster is already named `{v}`"));
         }
         if let Some(c) = s.clusters.get_mut(i) {
-            c.name = v.to_string();
+            c.name = v.into();
         }
         Ok(())
     });
@@ -132,7 +132,7 @@ fn cluster_row(form: &Form, i: usize, c: &Cluster) -> AnyView {
     });
     view! {
         <tr>
-            <td>{field(form, format!("clusters[{i}].name"), "cluster name", c.name.clone(), 12, "", "", rename)}</td>
+            <td>{field(form, format!("clusters[{i}].name"), "cluster name", c.name.to_string(), 12, "", "", rename)}</td>
             <td class="chips">{chips}{field(form, format!("clusters[{i}].labels"), "add labels", String::new(), 10, "key=value", "add-label", add_labels)}</td>
             <td>{button(form, "×", "remove this cluster", "", false, remove)}</td>
         </tr>
@@ -173,7 +173,7 @@ pub(crate) fn clusters_view(form: &Form, s: &Scenario, bulk: Bulk) -> AnyView {
         let (fleet, _) = s.fleet();
         let name = unique_name("member", fleet.iter().map(|c| c.cluster.name.as_str()));
         s.clusters.push(Cluster {
-            name,
+            name: name.into(),
             ..Default::default()
         });
         Ok(())

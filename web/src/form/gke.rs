@@ -196,7 +196,7 @@ fn add_cluster(s: &mut Scenario) -> Result<(), String> {
     let name = unique_name("cluster-", s.clusters.iter().map(|c| c.name.as_str()));
     let like = s.clusters.last().cloned().unwrap_or_default();
     s.clusters.push(Cluster {
-        name,
+        name: name.into(),
         fleet: like.fleet,
         version: like.version,
         release_channel: like.release_channel,
@@ -380,7 +380,7 @@ pub(crate) fn clusters_view(form: &Form, s: &Scenario) -> AnyView {
         .enumerate()
         .map(|(i, c)| {
             let name = item_change(clusters, i, |c, v| {
-                c.name = v.trim().to_string();
+                c.name = v.trim().into();
                 Ok(())
             });
             let fleet = item_change(clusters, i, |c, v| {
@@ -417,7 +417,7 @@ pub(crate) fn clusters_view(form: &Form, s: &Scenario) -> AnyView {
             let p = format!("clusters[{i}]");
             view! {
                 <tr data-testid="gke-cluster">
-                    <td>{field(form, format!("{p}.name"), "cluster name", c.name.clone(), 12, "", "", name)}</td>
+                    <td>{field(form, format!("{p}.name"), "cluster name", c.name.to_string(), 12, "", "", name)}</td>
                     <td>{field(form, format!("{p}.fleet"), "fleet", c.fleet.clone().unwrap_or_default(), 12, "", "", fleet)}</td>
                     <td>{field(form, format!("{p}.labels"), "labels", labels_text, 16, "key=value", "", labels)}</td>
                     <td>{field(form, format!("{p}.version"), "versions (control plane/node)", versions_text(&c.version), 14, "1.30.5/1.30.5", "", version)}</td>
