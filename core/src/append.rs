@@ -9,7 +9,10 @@ const SHORT: usize = 32;
 
 /// Appends `s` to `out`, as `out.push_str(s)` does. A text up to [`SHORT`] bytes is copied in pieces
 /// of 8 (or 4) bytes, the last piece overlapping the one before it, which compile to plain loads and
-/// stores; one under 4 bytes byte by byte.
+/// stores; one under 4 bytes byte by byte. Written into the room past the text's end and counted in
+/// once complete: without a capacity check per piece the body is small enough that opt-level 3 (the
+/// CLI, the bench) inlines it where the source map records a path, and in wasm a call costs about
+/// 2 ns in V8 (bench/REPORT.md, 2026-11-27), several times its native cost.
 #[inline]
 pub(crate) fn append(out: &mut String, s: &str) {
     let b = s.as_bytes();
@@ -18,30 +21,46 @@ pub(crate) fn append(out: &mut String, s: &str) {
         out.push_str(s);
         return;
     }
-    // SAFETY: what is appended below is exactly `s`'s bytes in order (an overlapping piece rewrites
-    // the bytes it overlaps with the same bytes), so `out` ends as valid UTF-8. A piece may end inside
-    // a character only until the next piece completes it, and nothing between them can panic or
-    // return: the room is reserved first, so no piece reallocates. Safe code (`str` pieces cut at
-    // character boundaries, `String::truncate`) took five times the instructions per text in checks.
-    let v = unsafe { out.as_mut_vec() };
-    v.reserve(len);
-    let end = v.len() + len;
-    if let Some(last) = b.last_chunk::<8>() {
-        let mut rest = b;
-        while let Some((word, tail)) = rest.split_first_chunk::<8>() {
-            v.extend_from_slice(word);
-            rest = tail;
+    // SAFETY: the bytes counted in by `set_len` are exactly `s`'s, written in order into the room
+    // reserved past the end (an overlapping piece rewrites the bytes it overlaps with the same
+    // bytes), so `out` ends as valid UTF-8 and never holds an uninitialized byte. Until `set_len`
+    // the text is as it was, so a panic in between (none can happen: the room is reserved first)
+    // would leave it valid. Safe code (`str` pieces cut at character boundaries, `String::truncate`)
+    // took five times the instructions per text in checks.
+    unsafe {
+        let v = out.as_mut_vec();
+        v.reserve(len);
+        let at = v.len();
+        let room = &mut v.spare_capacity_mut()[..len];
+        // The pieces at fixed places (no loop the compiler could turn back into a `memcpy`).
+        if let Some(last) = b.last_chunk::<8>() {
+            // The pieces before the last (which covers what they do not).
+            for from in [0, 8, 16] {
+                if from + 8 < len {
+                    if let Some(word) = b.get(from..).and_then(<[u8]>::first_chunk::<8>) {
+                        put(&mut room[from..], word);
+                    }
+                }
+            }
+            put(&mut room[len - 8..], last);
+        } else if let (Some(first), Some(last)) = (b.first_chunk::<4>(), b.last_chunk::<4>()) {
+            put(&mut room[..], first);
+            put(&mut room[len - 4..], last);
+        } else if let (Some(first), Some(last)) = (b.first_chunk::<2>(), b.last_chunk::<2>()) {
+            put(&mut room[..], first);
+            put(&mut room[len - 2..], last);
+        } else if let (Some(&byte), Some(to)) = (b.first(), room.first_mut()) {
+            to.write(byte);
         }
-        v.truncate(end - 8);
-        v.extend_from_slice(last);
-    } else if let (Some(first), Some(last)) = (b.first_chunk::<4>(), b.last_chunk::<4>()) {
-        v.extend_from_slice(first);
-        v.truncate(end - 4);
-        v.extend_from_slice(last);
-    } else {
-        for &byte in b {
-            v.push(byte);
-        }
+        v.set_len(at + len);
+    }
+}
+
+/// Copies the piece `from` into the start of `to`: one load and one store.
+#[inline(always)]
+fn put<const N: usize>(to: &mut [std::mem::MaybeUninit<u8>], from: &[u8; N]) {
+    for (t, &f) in to[..N].iter_mut().zip(from) {
+        t.write(f);
     }
 }
 

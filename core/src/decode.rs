@@ -19,7 +19,7 @@ use crate::model::{
     UpgradeDurations,
 };
 use crate::sorted_map::SortedMap;
-use crate::source::{Node, Value};
+use crate::source::{Entry, Node, Value};
 use read::get;
 
 /// Strategy kinds the format knows, for the "unknown kind" message.
@@ -229,18 +229,24 @@ impl Reader<'_> {
             return Vec::new();
         };
         // Sized for every item (most are clusters): a list grown by doubling holds up to twice the room.
-        let mut out = Vec::with_capacity(items.len());
+        let mut out: Vec<Cluster> = Vec::with_capacity(items.len());
         for (i, item) in items.iter().enumerate() {
             let ip = self.index_path(p, i);
-            out.extend(self.cluster(item, &ip));
+            if let Some(m) = self.map(item, &ip, CLUSTER_KEYS) {
+                // Filled where it stays: a `Cluster` built apart and moved in was copied two or three
+                // times (160 bytes in wasm, each copy a `memory.copy` call).
+                out.push(Cluster::default());
+                if let Some(c) = out.last_mut() {
+                    self.cluster(m, &ip, c);
+                }
+            }
             self.done(ip);
         }
         out
     }
 
-    fn cluster(&mut self, n: &Node, p: &Path) -> Option<Cluster> {
-        let m = self.map(n, p, CLUSTER_KEYS)?;
-        let mut c = Cluster::default();
+    /// Reads a cluster's fields (`m`, the entries of the mapping at `p`) into `c`.
+    fn cluster(&mut self, m: &[Entry], p: &Path, c: &mut Cluster) {
         if let Some(v) = get(m, "name") {
             c.name = self.name_in(v, p, "name").unwrap_or_default();
         }
@@ -289,7 +295,6 @@ impl Reader<'_> {
                 });
             }
         }
-        Some(c)
     }
 
     fn node_pools(&mut self, n: &Node, p: &Path) -> Vec<NodePool> {

@@ -351,7 +351,9 @@ impl SourceMap {
         self.spot(file, 0, 0).file
     }
 
-    /// [`SourceMap::record_at`] for the path `parent.key` (or `key` at the top).
+    /// [`SourceMap::record_at`] for the path `parent.key` (or `key` at the top). Inline: see
+    /// `Reader::note_in`, its one caller.
+    #[inline]
     pub(crate) fn record_field_at(
         &mut self,
         parent: &str,
