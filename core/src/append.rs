@@ -10,9 +10,7 @@ const SHORT: usize = 32;
 /// Appends `s` to `out`, as `out.push_str(s)` does. A text up to [`SHORT`] bytes is copied in pieces
 /// of 8 (or 4) bytes, the last piece overlapping the one before it, which compile to plain loads and
 /// stores; one under 4 bytes byte by byte. Written into the room past the text's end and counted in
-/// once complete: without a capacity check per piece the body is small enough that opt-level 3 (the
-/// CLI, the bench) inlines it where the source map records a path, and in wasm a call costs about
-/// 2 ns in V8 (bench/REPORT.md, 2026-11-27), several times its native cost.
+/// once complete: one capacity check per text, not one per piece.
 #[inline]
 pub(crate) fn append(out: &mut String, s: &str) {
     let b = s.as_bytes();
