@@ -22,6 +22,7 @@ pub mod gke;
 pub mod input;
 pub mod label_map;
 pub mod labels;
+pub mod lines;
 pub mod manifests;
 pub mod memo;
 pub mod model;

@@ -29,7 +29,7 @@
 //! app's Ctrl+Z steps its history of whole texts, so it is unaffected).
 
 use crate::dom;
-use fleetplan::Severity;
+use fleetplan::{lines, Severity};
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -130,26 +130,16 @@ impl Win {
 
 /// Byte offset of the start of line `line` (0-based) of `text`; the text's length past its last line.
 fn line_start(text: &str, line: usize) -> usize {
-    if line == 0 {
-        return 0;
-    }
-    text.bytes()
-        .enumerate()
-        .filter(|(_, b)| *b == b'\n')
-        .nth(line - 1)
-        .map_or(text.len(), |(i, _)| i + 1)
+    lines::after_newline(text.as_bytes(), line).unwrap_or(text.len())
 }
 
 /// The 0-based line of byte offset `at`.
 fn line_of(text: &str, at: usize) -> usize {
-    text.as_bytes()[..at.min(text.len())]
-        .iter()
-        .filter(|b| **b == b'\n')
-        .count()
+    lines::newlines(&text.as_bytes()[..at.min(text.len())])
 }
 
 fn line_count(text: &str) -> usize {
-    text.bytes().filter(|b| *b == b'\n').count() + 1
+    lines::newlines(text.as_bytes()) + 1
 }
 
 /// The byte offset of UTF-16 offset `units` (what selection offsets count) in `s`.
