@@ -15,7 +15,11 @@ for wasm in "$TRUNK_STAGING_DIR"/*.wasm; do
     # (mostly drops and Vec helpers); 577 with this, for 0.9 KB gzip (bench/REPORT.md).
     inline=()
     [ "$(basename "$wasm")" = fleetplan-web_bg.wasm ] && inline=(--always-inline-max-function-size=6)
-    "$opt" --flatten --rereloop -Oz -Oz "${inline[@]}" --enable-bulk-memory --enable-nontrapping-float-to-int \
+    # FLEETPLAN_WASM_OPT_NAMES=1 keeps the functions' names, for profiles (scripts/edit-trace.mjs):
+    # the same code in a larger file.
+    names=()
+    [ -n "${FLEETPLAN_WASM_OPT_NAMES:-}" ] && names=(-g)
+    "$opt" "${names[@]}" --flatten --rereloop -Oz -Oz "${inline[@]}" --enable-bulk-memory --enable-nontrapping-float-to-int \
         --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue \
         "$wasm" -o "$wasm.opt"
     mv "$wasm.opt" "$wasm"

@@ -1,0 +1,181 @@
+// Where a pasted 1,000-cluster edit's time goes in Chromium (issue 13, goal 4), from a trace of each edit.
+//
+// Usage: node scripts/edit-trace.mjs DIST [staged|rolling|gke] [EDITS]
+//   DIST: a release build (`trunk build --release --cargo-profile wasm-release --offline`). For the wasm
+//   functions' names, build with FLEETPLAN_WASM_OPT_NAMES=1 (scripts/wasm-opt-hook.sh keeps the name
+//   section); the code is the same, only the module is larger.
+//   CALLERS=text also lists the app's frames under the first frame whose name contains `text`.
+//
+// Each edit is the end-to-end test's pasted edit (tests/e2e/app.test.mjs: the whole text selected, a
+// `paste` event carrying the next text, a `change`, then frames until the summary shows the new end),
+// on the same generated texts (tests/e2e/fleets.mjs), traced on its own. Printed: each edit's time
+// (tracing makes it slower: read the shares), the renderer main thread's trace events by exclusive time
+// (script, style, layout, the markup parser), and the sampling profiler's functions by self time, by time
+// under them, and the app's frames by time under them. Times are per edit, averaged over the edits.
+import http from "node:http";
+import fs from "node:fs";
+import path from "node:path";
+import { chromium } from "playwright-core";
+
+import { generated, generatedRolling, generatedGke } from "../tests/e2e/fleets.mjs";
+
+const [distArg, kind = "gke", editsArg = "10"] = process.argv.slice(2);
+if (!distArg || !["staged", "rolling", "gke"].includes(kind)) {
+  console.error("usage: node scripts/edit-trace.mjs DIST [staged|rolling|gke] [EDITS]");
+  process.exit(2);
+}
+const dist = path.resolve(distArg);
+const edits = Number(editsArg);
+const make = { staged: (i) => generated(1000, `${i + 1}h`), rolling: (i) => generatedRolling(1000, `${i + 3}m`), gke: (i) => generatedGke(1000, `${i + 1}d`) }[kind];
+const texts = Array.from({ length: edits + 1 }, (_, i) => make(i));
+
+const TYPES = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm", ".css": "text/css" };
+const server = http.createServer((req, res) => {
+  const rel = decodeURIComponent(new URL(req.url, "http://127.0.0.1").pathname.slice(1)) || "index.html";
+  const file = path.join(dist, rel);
+  if (!file.startsWith(dist) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) return res.writeHead(404).end();
+  res.writeHead(200, { "content-type": TYPES[path.extname(file)] || "application/octet-stream" });
+  fs.createReadStream(file).pipe(res);
+});
+await new Promise((r) => server.listen(0, "127.0.0.1", r));
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+  headless: true,
+  args: ["--no-sandbox", "--disable-gpu"],
+});
+const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 }, timezoneId: "UTC" })).newPage();
+await page.goto(`http://127.0.0.1:${server.address().port}/`);
+await page.locator("svg.rows rect.bar").first().waitFor();
+await page.waitForFunction(() => !document.querySelector("[data-viewer]"));
+const yaml = page.locator('[data-testid="yaml"]');
+const endTime = () => page.locator('[data-testid="plan-end"]').first().getAttribute("data-time");
+let old = await endTime();
+await yaml.focus();
+await page.keyboard.press("Control+a");
+await yaml.fill(texts[0]);
+await page.waitForFunction((o) => {
+  const t = document.querySelector('[data-testid="plan-end"]')?.getAttribute("data-time");
+  return t && t !== o;
+}, old, { timeout: 30_000 });
+old = await endTime();
+
+const sum = (m, k, v) => m.set(k, (m.get(k) ?? 0) + v);
+const phases = new Map();
+const selfs = new Map();
+const under = new Map();
+const app = new Map();
+const callers = new Map();
+const times = [];
+let samples = 0;
+const short = (n) => n.replace(/^_ZN/, "").replace(/17h[0-9a-f]{16}E$/, "").replace(/\$u7b\$\$u7b\$closure\$u7d\$\$u7d\$/g, "{closure}").slice(0, 110);
+
+for (let i = 1; i <= edits; i++) {
+  await yaml.evaluate((ta) => ta.focus({ preventScroll: true }));
+  await page.keyboard.press("Control+a");
+  await endTime();
+  await browser.startTracing(page, {
+    categories: ["devtools.timeline", "disabled-by-default-devtools.timeline", "blink.user_timing", "blink", "disabled-by-default-v8.cpu_profiler"],
+  });
+  const ms = await page.evaluate(
+    async ({ text, previous }) => {
+      const ta = document.querySelector('[data-testid="yaml"]');
+      const data = new DataTransfer();
+      data.setData("text/plain", text);
+      performance.mark("edit-start");
+      const t0 = performance.now();
+      ta.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
+      ta.dispatchEvent(new Event("change", { bubbles: true }));
+      for (;;) {
+        await new Promise((r) => requestAnimationFrame(r));
+        const now = document.querySelector('[data-testid="plan-end"]')?.getAttribute("data-time");
+        if (now && now !== previous) {
+          performance.mark("edit-end");
+          return performance.now() - t0;
+        }
+      }
+    },
+    { text: texts[i], previous: old },
+  );
+  const events = JSON.parse((await browser.stopTracing()).toString()).traceEvents;
+  old = await endTime();
+  times.push(ms);
+  const mark = (name) => events.find((e) => e.name === name);
+  const [start, end] = [mark("edit-start"), mark("edit-end")];
+  if (!start || !end) throw new Error(`edit ${i}: the trace has no marks`);
+  const { pid, tid } = start;
+  const [t0, t1] = [start.ts, end.ts];
+
+  // Complete events of the main thread inside the edit, each counted for the time none of its
+  // children took.
+  const xs = events.filter((e) => e.pid === pid && e.tid === tid && e.ph === "X" && e.ts >= t0 && e.ts < t1);
+  xs.sort((a, b) => a.ts - b.ts || b.dur - a.dur);
+  const open = [];
+  const own = new Map();
+  for (const e of xs) {
+    while (open.length && open.at(-1).ts + open.at(-1).dur <= e.ts) open.pop();
+    if (open.length) own.set(open.at(-1), own.get(open.at(-1)) - e.dur);
+    own.set(e, e.dur);
+    open.push(e);
+  }
+  for (const [e, us] of own) {
+    const what = e.args?.data?.type ?? "";
+    sum(phases, what && ["EventDispatch", "FunctionCall"].includes(e.name) ? `${e.name} (${what})` : e.name, us / 1000);
+  }
+
+  // The sampling profiler's stacks inside the edit.
+  const nodes = new Map();
+  let ts = null;
+  const name = (n) => n.callFrame.functionName || `(${n.callFrame.url?.split("/").pop() || "anonymous"})`;
+  for (const e of events) {
+    if (e.pid !== pid) continue;
+    if (e.name === "Profile") ts = e.args.data.startTime;
+    if (e.name !== "ProfileChunk") continue;
+    const { cpuProfile = {}, timeDeltas = [] } = e.args.data;
+    for (const n of cpuProfile.nodes ?? []) nodes.set(n.id, n);
+    (cpuProfile.samples ?? []).forEach((id, j) => {
+      ts += timeDeltas[j] ?? 0;
+      if (ts < t0 || ts >= t1) return;
+      samples++;
+      let n = nodes.get(id);
+      sum(selfs, short(name(n)), 1);
+      const seen = new Set();
+      let hit = null;
+      for (let m = n; m; m = nodes.get(m.parent)) {
+        const nm = short(name(m));
+        if (seen.has(nm)) continue;
+        seen.add(nm);
+        sum(under, nm, 1);
+        if (/^\d+fleetplan/.test(nm)) sum(app, nm, 1);
+        if (!hit && process.env.CALLERS && nm.includes(process.env.CALLERS)) hit = m;
+      }
+      if (hit) {
+        const chain = [];
+        for (let q = nodes.get(hit.parent); q && chain.length < 3; q = nodes.get(q.parent)) {
+          if (/fleetplan|leptos|reactive|tachys/.test(name(q))) chain.push(short(name(q)));
+        }
+        sum(callers, chain.join(" < ") || "(no app frame)", 1);
+      }
+    });
+  }
+}
+await browser.close();
+server.close();
+
+const sorted = [...times].sort((a, b) => a - b);
+console.log(`${kind}, ${edits} pasted edits, traced: median ${sorted[Math.floor(edits / 2)].toFixed(1)} ms (${times.map((t) => t.toFixed(0)).join(" ")})`);
+const table = (title, m, unit, n) => {
+  console.log(`\n${title}`);
+  for (const [k, v] of [...m].sort((a, b) => b[1] - a[1]).slice(0, n)) {
+    console.log(unit === "ms" ? `${(v / edits).toFixed(2).padStart(7)} ms  ${k}` : `${((100 * v) / samples).toFixed(1).padStart(6)} %  ${k}`);
+  }
+};
+table("main thread, trace events by exclusive time, per edit", phases, "ms", 20);
+if (!samples) {
+  console.log("\n(no profiler samples)");
+} else {
+  console.log(`\nprofiler: ${samples} samples in the edits`);
+  table("functions by self time", selfs, "%", 25);
+  table("the app's and the core's functions by time under them", app, "%", 25);
+  if (process.env.CALLERS) table(`callers of ${process.env.CALLERS}`, callers, "%", 10);
+}
