@@ -278,11 +278,22 @@ async function drawn(page, scope = "section.chart") {
           y: num(r, "y"),
           height: num(r, "height"),
           cls: r.getAttribute("class"),
-          name: r.getAttribute("aria-label"),
+          name: r.textContent,
         })),
       })),
     };
   });
+}
+
+/** The focused element's `data-pos` and the role and accessible name Chromium gives it (its accessibility tree's). */
+async function focused(page) {
+  const cdp = await page.context().newCDPSession(page);
+  const { root } = await cdp.send("DOM.getDocument", { depth: 0 });
+  const { nodeId } = await cdp.send("DOM.querySelector", { nodeId: root.nodeId, selector: ":focus" });
+  const { nodes } = await cdp.send("Accessibility.getPartialAXTree", { nodeId, fetchRelatives: false });
+  const pos = await page.evaluate(() => document.activeElement.dataset.pos);
+  await cdp.detach();
+  return { pos, role: nodes[0].role?.value, name: nodes[0].name?.value };
 }
 
 /** WCAG relative luminance and contrast of `rgb(…)` colours. */
@@ -605,11 +616,12 @@ test("keyboard and screen readers: bars by Tab and arrows with their times, name
   assert.equal(await page.locator('svg.rows rect.bar[tabindex="0"]').count(), 1);
   await page.locator("button", { hasText: "Expand all" }).focus();
   await page.keyboard.press("Tab");
-  let active = await page.evaluate(() => ({ pos: document.activeElement.dataset.pos, name: document.activeElement.getAttribute("aria-label") }));
+  let active = await focused(page);
   assert.equal(active.pos, "0:0");
+  assert.equal(active.role, "button");
   assert.match(active.name, /^stage staging updating .*Mon 23 Nov 09:00 → 09:03 UTC \(3m\)/);
   await page.keyboard.press("ArrowRight");
-  active = await page.evaluate(() => ({ pos: document.activeElement.dataset.pos, name: document.activeElement.getAttribute("aria-label") }));
+  active = await focused(page);
   assert.equal(active.pos, "0:1");
   assert.match(active.name, /^after-stage TimedWait 1h: Mon 23 Nov 09:03 → 10:03 UTC \(1h\)/);
   await page.keyboard.press("ArrowDown");
@@ -681,7 +693,7 @@ test("time zones: the browser's zone by default, UTC on hover, any chosen zone; 
   assert.ok(Math.abs(Number(ten) - 3 - d.startX) < 0.75, `10:00 at x=${ten}, the start at ${d.startX}`);
   // A bar's tooltip is local, with UTC after it.
   assert.match(
-    await page.locator('g.row-cluster[data-row="member1"] rect.bar').getAttribute("aria-label"),
+    await page.locator('g.row-cluster[data-row="member1"] rect.bar').textContent(),
     /10:00 → 10:03 (GMT\+1|CET) \(3m\).*\[UTC 2026-11-23T09:00:00Z → 2026-11-23T09:03:00Z\]/,
   );
 
@@ -1147,7 +1159,7 @@ test("GKE: the bank's five stages, soaks, hatched window waits, version reach; a
   const east2 = bank.stages.flatMap((s) => s.clusters).find((c) => c.name === "prod-east-2");
   const wait = east2.phases.find((p) => p.kind === "maintenanceWait");
   assert.equal(new Date(wait.end).getUTCDay(), 6, `prod-east-2 waits until ${wait.end}`);
-  const name = await page.locator('g.row-cluster[data-row="prod-east-2"] rect.bar-window-wait').first().getAttribute("aria-label");
+  const name = await page.locator('g.row-cluster[data-row="prod-east-2"] rect.bar-window-wait').first().textContent();
   assert.match(name, /waiting for a maintenance window: window Sat/);
   await page.screenshot({ path: path.join(out, "gke-bank.png"), fullPage: true });
 

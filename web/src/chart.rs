@@ -508,7 +508,7 @@ pub fn gantt_chart(
         if let Some(stage) = stage_label_of(ev.target()) {
             toggle_stage(stage);
         } else if let Some(bar) = bar_of(ev.target()) {
-            selected.set(bar.get_attribute("aria-label"));
+            selected.set(bar.text_content());
         }
     };
     let on_rows_focus = move |ev: web_sys::FocusEvent| {

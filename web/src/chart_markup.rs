@@ -196,7 +196,8 @@ pub fn rows_in_view(
 }
 
 /// One row: label (a stage's toggles its cluster rows: `data-stage` names it), bars with tooltips and
-/// text labels. Each bar is focusable (one tab stop for the chart) and named by its tooltip; `data-pos`
+/// text labels. Each bar is focusable (one tab stop for the chart) and named by its tooltip (an SVG
+/// element's `<title>` is its accessible name: an `aria-label` too only doubled the rows' markup); `data-pos`
 /// says which bar of the layout it is, for the chart's listeners on the whole body.
 fn row_html(
     s: &mut String,
@@ -243,7 +244,7 @@ fn row_html(
         let (x, w) = Tenths::span(b.x, b.width, 1.0);
         let _ = write!(
             s,
-            r#"<rect class="bar {}{}" x="{x}" y="{bar_y}" width="{w}" height="{bar_h}" rx="2" role="button" data-pos="{index}:{bi}" tabindex="{}" aria-label="{title}"><title>{title}</title></rect>"#,
+            r#"<rect class="bar {}{}" x="{x}" y="{bar_y}" width="{w}" height="{bar_h}" rx="2" role="button" data-pos="{index}:{bi}" tabindex="{}"><title>{title}</title></rect>"#,
             b.classes(),
             if b.open_end { " open-end" } else { "" },
             if tab_stop == Some((index, bi)) {

@@ -32,8 +32,9 @@ pub fn drawn_rows(host: &Element) -> Vec<(String, Vec<[String; 6]>)> {
             let bars = all(g, "rect.bar")
                 .iter()
                 .map(|b| {
-                    ["x", "y", "width", "height", "class", "aria-label"]
-                        .map(|a| b.get_attribute(a).unwrap_or_default())
+                    let [x, y, w, h, c] = ["x", "y", "width", "height", "class"]
+                        .map(|a| b.get_attribute(a).unwrap_or_default());
+                    [x, y, w, h, c, b.text_content().unwrap_or_default()]
                 })
                 .collect();
             (g.get_attribute("data-row").unwrap_or_default(), bars)
