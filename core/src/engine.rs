@@ -123,6 +123,38 @@ impl<E> EventQueue<E> {
         }
     }
 
+    /// [`Self::settle`] with the batch sorted by the standard library's stable sort compiled for
+    /// this event type (no `dyn` call per comparison, the events moved once; the same order), for a
+    /// planner loaded on demand, where that sort's code costs no first download. The GKE planner's
+    /// batches went through the shared index sort: 14% of a 1,000-cluster plan in wasm, 12% natively.
+    fn settle_std(&mut self) {
+        let mut batch = std::mem::replace(&mut self.loose, Vec::with_capacity(RUN));
+        self.first_loose = 0;
+        batch.sort_by_key(|(at, _, _)| *at);
+        let mut run = batch.into_iter();
+        let id = match self.free_runs.pop() {
+            Some(id) => {
+                self.runs[id as usize] = Vec::new().into_iter();
+                id
+            }
+            None => {
+                self.runs.push(Vec::new().into_iter());
+                u32::try_from(self.runs.len() - 1).unwrap_or(NO_RUN)
+            }
+        };
+        if let Some((at, seq, event)) = run.next() {
+            self.heap.push(Reverse(Entry {
+                at,
+                seq,
+                event,
+                run: id,
+            }));
+        }
+        if let Some(slot) = self.runs.get_mut(id as usize) {
+            *slot = run;
+        }
+    }
+
     /// Finds the earliest loose event again (after it was taken).
     fn find_first_loose(&mut self) {
         // `min_by_key` keeps the first of equal times, the first pushed.
@@ -166,9 +198,62 @@ impl<E> EventQueue<E> {
         Some((e.at, e.event))
     }
 
+    /// [`Self::pop`] for the GKE planner: compiled into its caller, batches sorted as
+    /// [`Self::settle_std`] sorts them (the same order). Its loop is the queue (about 24,000 pops and
+    /// looks per 1,000-cluster plan), and in wasm the calls cost 4-5% of the plan (natively the
+    /// compiler inlines them anyway). `pop`'s steps written out again rather than shared, so that
+    /// the staged and rolling planners' code, in the first download, stays as it was.
+    #[inline]
+    pub fn pop_inlined(&mut self) -> Option<(Time, E)> {
+        if self.loose.len() >= RUN {
+            self.settle_std();
+        }
+        if let Some((at, seq, _)) = self.loose.get(self.first_loose) {
+            let earlier = match self.heap.peek() {
+                Some(Reverse(e)) => (*at, *seq) < (e.at, e.seq),
+                None => true,
+            };
+            if earlier {
+                let (at, _, event) = self.loose.remove(self.first_loose);
+                self.find_first_loose();
+                return Some((at, event));
+            }
+        }
+        let Reverse(e) = self.heap.pop()?;
+        if e.run != NO_RUN {
+            match self.runs[e.run as usize].next() {
+                Some((at, seq, event)) => self.heap.push(Reverse(Entry {
+                    at,
+                    seq,
+                    event,
+                    run: e.run,
+                })),
+                None => {
+                    self.runs[e.run as usize] = Vec::new().into_iter();
+                    self.free_runs.push(e.run);
+                }
+            }
+        }
+        Some((e.at, e.event))
+    }
+
     /// When the next event happens, if any (quinn-style `poll_timeout`).
     pub fn next_time(&mut self) -> Option<Time> {
         self.settle();
+        let loose = self.loose.get(self.first_loose).map(|(at, _, _)| *at);
+        let heap = self.heap.peek().map(|Reverse(e)| e.at);
+        match (loose, heap) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// [`Self::next_time`] for the GKE planner (see [`Self::pop_inlined`]).
+    #[inline]
+    pub fn next_time_inlined(&mut self) -> Option<Time> {
+        if self.loose.len() >= RUN {
+            self.settle_std();
+        }
         let loose = self.loose.get(self.first_loose).map(|(at, _, _)| *at);
         let heap = self.heap.peek().map(|Reverse(e)| e.at);
         match (loose, heap) {
@@ -261,5 +346,43 @@ mod tests {
         expected.extend((0..10).map(|k| (30, 3 + 4 * k)));
         assert_eq!(rest, expected);
         assert!(q.is_empty());
+    }
+
+    /// A queue read as the GKE planner reads it (inlined pops, batches sorted by the standard
+    /// library) pops exactly what the shared sort's pops give, over pushes and pops interleaved at
+    /// random with many equal times.
+    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
+    fn std_sorted_batches_pop_as_the_shared_sort_does() {
+        let mut x: u64 = 11;
+        let mut next = move |n: u64| {
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            (x >> 33) % n
+        };
+        let mut shared: EventQueue<u32> = EventQueue::default();
+        let mut std = EventQueue::default();
+        let (mut now, mut popped) = (0i64, 0);
+        for i in 0..20_000u32 {
+            // Bursts of pushes (a stage starting its clusters) between runs of pops.
+            if next(3) > 0 {
+                for j in 0..next(80) as u32 {
+                    let at = Time(now + next(12) as i64 * 10);
+                    shared.push(at, i * 100 + j);
+                    std.push(at, i * 100 + j);
+                }
+            }
+            for _ in 0..next(40) {
+                let a = shared.pop();
+                assert_eq!(a, std.pop_inlined(), "pop {popped}");
+                assert_eq!(shared.next_time(), std.next_time_inlined());
+                if let Some((at, _)) = a {
+                    now = at.0;
+                    popped += 1;
+                }
+            }
+        }
+        assert!(popped > 100_000, "{popped}");
+        let rest_shared: Vec<_> = std::iter::from_fn(|| shared.pop()).collect();
+        let rest_std: Vec<_> = std::iter::from_fn(|| std.pop()).collect();
+        assert_eq!(rest_shared, rest_std);
     }
 }

@@ -406,7 +406,7 @@ pub fn simulate_seeded(setup: &Setup, start: Time, seeds: &[Seed]) -> SimResult 
     // Paused lanes resume once everything else of their instant happened (a version qualified upstream
     // at that very instant is among those they may take).
     let mut resumes: Vec<(usize, Stream, usize, u32)> = Vec::new();
-    while let Some((now, ev)) = sim.queue.pop() {
+    while let Some((now, ev)) = sim.queue.pop_inlined() {
         sim.catch_up(Some(now));
         match ev {
             Ev::Release(i) => sim.release(now, i),
@@ -433,7 +433,7 @@ pub fn simulate_seeded(setup: &Setup, start: Time, seeds: &[Seed]) -> SimResult 
             Ev::SoakDone(r) => sim.soak_done(now, r),
             Ev::Resume(s, stream, li, gen) => resumes.push((s as usize, stream, li as usize, gen)),
         }
-        if sim.queue.next_time() != Some(now) {
+        if sim.queue.next_time_inlined() != Some(now) {
             for (s, stream, li, gen) in std::mem::take(&mut resumes) {
                 let lane = &sim.lanes[s][stream as usize][li];
                 if lane.resume_gen == gen && lane.paused.is_some() && lane.busy.is_none() {
@@ -558,11 +558,11 @@ impl Sim<'_> {
     /// Moves to instant `now` (`None`: the end): the events held for it and before join the list,
     /// in the order they were emitted.
     fn catch_up(&mut self, now: Option<Time>) {
-        while let Some(at) = self.ahead.next_time() {
+        while let Some(at) = self.ahead.next_time_inlined() {
             if now.is_some_and(|now| at > now) {
                 break;
             }
-            match self.ahead.pop() {
+            match self.ahead.pop_inlined() {
                 Some((_, Held::Started(c, stream, r))) => {
                     let event = self.started(at, c as usize, stream, r as usize);
                     self.list(event);
