@@ -931,7 +931,9 @@ pub fn rollout_sequence(scenario: &Scenario, seq: &RolloutSequence, start: Time)
             };
             let (selected, surprise) = sel.select(&fc.cluster.labels);
             if let Some(key) = surprise {
-                let entry = surprises.entry(i).or_insert_with(|| (key, Vec::new()));
+                let entry = surprises
+                    .entry(i)
+                    .or_insert_with(|| (key.to_string(), Vec::new()));
                 entry.1.push(fc.cluster.name.as_str());
             }
             selected
