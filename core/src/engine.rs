@@ -92,13 +92,20 @@ impl<E> EventQueue<E> {
 
     /// Moves [`RUN`] or more loose events into the heap as one sorted run.
     fn settle(&mut self) {
+        // Sequence numbers grow along the batch: sorting by time alone, stably, orders by both.
+        self.settle_with(|batch| crate::sort::sort_by_key(batch, |(at, _, _)| *at));
+    }
+
+    /// [`Self::settle`]'s steps, the batch sorted (stably, by time) by `sort`: written once for
+    /// both sorts, and compiled into each.
+    #[inline(always)]
+    fn settle_with(&mut self, sort: impl FnOnce(&mut Vec<(Time, u64, E)>)) {
         if self.loose.len() < RUN {
             return;
         }
         let mut batch = std::mem::replace(&mut self.loose, Vec::with_capacity(RUN));
         self.first_loose = 0;
-        // Sequence numbers grow along the batch: sorting by time alone, stably, orders by both.
-        crate::sort::sort_by_key(&mut batch, |(at, _, _)| *at);
+        sort(&mut batch);
         let mut run = batch.into_iter();
         let id = match self.free_runs.pop() {
             Some(id) => {
@@ -128,31 +135,7 @@ impl<E> EventQueue<E> {
     /// planner loaded on demand, where that sort's code costs no first download. The GKE planner's
     /// batches went through the shared index sort: 14% of a 1,000-cluster plan in wasm, 12% natively.
     fn settle_std(&mut self) {
-        let mut batch = std::mem::replace(&mut self.loose, Vec::with_capacity(RUN));
-        self.first_loose = 0;
-        batch.sort_by_key(|(at, _, _)| *at);
-        let mut run = batch.into_iter();
-        let id = match self.free_runs.pop() {
-            Some(id) => {
-                self.runs[id as usize] = Vec::new().into_iter();
-                id
-            }
-            None => {
-                self.runs.push(Vec::new().into_iter());
-                u32::try_from(self.runs.len() - 1).unwrap_or(NO_RUN)
-            }
-        };
-        if let Some((at, seq, event)) = run.next() {
-            self.heap.push(Reverse(Entry {
-                at,
-                seq,
-                event,
-                run: id,
-            }));
-        }
-        if let Some(slot) = self.runs.get_mut(id as usize) {
-            *slot = run;
-        }
+        self.settle_with(|batch| batch.sort_by_key(|(at, _, _)| *at));
     }
 
     /// Finds the earliest loose event again (after it was taken).
@@ -169,6 +152,13 @@ impl<E> EventQueue<E> {
     /// The earliest event; among equal times, the first pushed.
     pub fn pop(&mut self) -> Option<(Time, E)> {
         self.settle();
+        self.pop_settled()
+    }
+
+    /// [`Self::pop`] once the loose events are settled: written once for both pops, compiled into
+    /// each.
+    #[inline(always)]
+    fn pop_settled(&mut self) -> Option<(Time, E)> {
         if let Some((at, seq, _)) = self.loose.get(self.first_loose) {
             let earlier = match self.heap.peek() {
                 Some(Reverse(e)) => (*at, *seq) < (e.at, e.seq),
@@ -201,45 +191,26 @@ impl<E> EventQueue<E> {
     /// [`Self::pop`] for the GKE planner: compiled into its caller, batches sorted as
     /// [`Self::settle_std`] sorts them (the same order). Its loop is the queue (about 24,000 pops and
     /// looks per 1,000-cluster plan), and in wasm the calls cost 4-5% of the plan (natively the
-    /// compiler inlines them anyway). `pop`'s steps written out again rather than shared, so that
-    /// the staged and rolling planners' code, in the first download, stays as it was.
+    /// compiler inlines them anyway). A pop of its own, not `pop` marked inline, so that the staged
+    /// and rolling planners' code, in the first download, stays as it was; the steps are shared
+    /// ([`Self::pop_settled`]).
     #[inline]
     pub fn pop_inlined(&mut self) -> Option<(Time, E)> {
         if self.loose.len() >= RUN {
             self.settle_std();
         }
-        if let Some((at, seq, _)) = self.loose.get(self.first_loose) {
-            let earlier = match self.heap.peek() {
-                Some(Reverse(e)) => (*at, *seq) < (e.at, e.seq),
-                None => true,
-            };
-            if earlier {
-                let (at, _, event) = self.loose.remove(self.first_loose);
-                self.find_first_loose();
-                return Some((at, event));
-            }
-        }
-        let Reverse(e) = self.heap.pop()?;
-        if e.run != NO_RUN {
-            match self.runs[e.run as usize].next() {
-                Some((at, seq, event)) => self.heap.push(Reverse(Entry {
-                    at,
-                    seq,
-                    event,
-                    run: e.run,
-                })),
-                None => {
-                    self.runs[e.run as usize] = Vec::new().into_iter();
-                    self.free_runs.push(e.run);
-                }
-            }
-        }
-        Some((e.at, e.event))
+        self.pop_settled()
     }
 
     /// When the next event happens, if any (quinn-style `poll_timeout`).
     pub fn next_time(&mut self) -> Option<Time> {
         self.settle();
+        self.next_settled()
+    }
+
+    /// [`Self::next_time`] once the loose events are settled (see [`Self::pop_settled`]).
+    #[inline(always)]
+    fn next_settled(&self) -> Option<Time> {
         let loose = self.loose.get(self.first_loose).map(|(at, _, _)| *at);
         let heap = self.heap.peek().map(|Reverse(e)| e.at);
         match (loose, heap) {
@@ -254,12 +225,7 @@ impl<E> EventQueue<E> {
         if self.loose.len() >= RUN {
             self.settle_std();
         }
-        let loose = self.loose.get(self.first_loose).map(|(at, _, _)| *at);
-        let heap = self.heap.peek().map(|Reverse(e)| e.at);
-        match (loose, heap) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        self.next_settled()
     }
 
     pub fn is_empty(&self) -> bool {
