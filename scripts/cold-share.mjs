@@ -6,12 +6,13 @@
 // paint and the end of the frame after the bar (a requestAnimationFrame, then a task), so a change
 // that only moves work after the bar's insertion shows as such. The builds take turns in each round
 // (A B A B ...), in alternating order, so a shared machine's load falls on both alike.
-import http from "node:http";
 import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+
+import { serveDist } from "./serve-dist.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 // An argument `quiet:DIR` waits for the page's own console message instead of asking the page (the
@@ -22,28 +23,13 @@ const modes = args.map((a) => (a.startsWith("quiet:") ? "quiet" : "e2e"));
 const dists = args.map((a) => path.resolve(a.replace(/^quiet:/, "")));
 const rounds = Number(process.env.ROUNDS || 15);
 const PREFIX = "/tools/fleetplan/";
-const TYPES = { ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".wasm": "application/wasm", ".css": "text/css" };
 
 const text = fs.readFileSync(path.join(root, "examples", "staged.yaml"), "utf8").replace(/waitTime: 1h/, "waitTime: 3h");
 const payload = "1." + zlib.deflateSync(Buffer.from(text), { level: 9 }).toString("base64url");
 
-function serve(dist) {
-  return new Promise((resolve) => {
-    const s = http.createServer((req, res) => {
-      const url = new URL(req.url, "http://127.0.0.1");
-      if (!url.pathname.startsWith(PREFIX)) return res.writeHead(404).end();
-      const rel = decodeURIComponent(url.pathname.slice(PREFIX.length)) || "index.html";
-      const file = path.join(dist, rel);
-      if (!file.startsWith(dist) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) return res.writeHead(404).end();
-      res.writeHead(200, { "content-type": TYPES[path.extname(file)] || "application/octet-stream" });
-      fs.createReadStream(file).pipe(res);
-    });
-    s.listen(0, "127.0.0.1", () => resolve(s));
-  });
-}
-
-const servers = await Promise.all(dists.map(serve));
-const bases = servers.map((s) => `http://127.0.0.1:${s.address().port}${PREFIX}`);
+const served = await Promise.all(dists.map((d) => serveDist(d, PREFIX)));
+const servers = served.map((s) => s.server);
+const bases = served.map((s) => s.base);
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
   headless: true,

@@ -12,12 +12,11 @@
 // (tracing makes it slower: read the shares), the renderer main thread's trace events by exclusive time
 // (script, style, layout, the markup parser), and the sampling profiler's functions by self time, by time
 // under them, and the app's frames by time under them. Times are per edit, averaged over the edits.
-import http from "node:http";
-import fs from "node:fs";
 import path from "node:path";
 import { chromium } from "playwright-core";
 
 import { generated, generatedRolling, generatedGke } from "../tests/e2e/fleets.mjs";
+import { serveDist } from "./serve-dist.mjs";
 
 const [distArg, kind = "gke", editsArg = "10"] = process.argv.slice(2);
 if (!distArg || !["staged", "rolling", "gke"].includes(kind)) {
@@ -29,15 +28,7 @@ const edits = Number(editsArg);
 const make = { staged: (i) => generated(1000, `${i + 1}h`), rolling: (i) => generatedRolling(1000, `${i + 3}m`), gke: (i) => generatedGke(1000, `${i + 1}d`) }[kind];
 const texts = Array.from({ length: edits + 1 }, (_, i) => make(i));
 
-const TYPES = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm", ".css": "text/css" };
-const server = http.createServer((req, res) => {
-  const rel = decodeURIComponent(new URL(req.url, "http://127.0.0.1").pathname.slice(1)) || "index.html";
-  const file = path.join(dist, rel);
-  if (!file.startsWith(dist) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) return res.writeHead(404).end();
-  res.writeHead(200, { "content-type": TYPES[path.extname(file)] || "application/octet-stream" });
-  fs.createReadStream(file).pipe(res);
-});
-await new Promise((r) => server.listen(0, "127.0.0.1", r));
+const { server, base } = await serveDist(dist);
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
@@ -45,7 +36,7 @@ const browser = await chromium.launch({
   args: ["--no-sandbox", "--disable-gpu"],
 });
 const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 }, timezoneId: "UTC" })).newPage();
-await page.goto(`http://127.0.0.1:${server.address().port}/`);
+await page.goto(base);
 await page.locator("svg.rows rect.bar").first().waitFor();
 await page.waitForFunction(() => !document.querySelector("[data-viewer]"));
 const yaml = page.locator('[data-testid="yaml"]');

@@ -1,30 +1,20 @@
 // Screenshots of the built app (dist/) in Debian's Chromium, desktop and phone-sized, to look at before
 // landing UI work: `trunk build --offline && node scripts/screenshots.mjs` → target/screenshots/*.png.
 // Served under a sub-path, as a docs portal would host it.
-import http from "node:http";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 
+import { serveDist } from "./serve-dist.mjs";
+
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const dist = path.resolve(process.env.FLEETPLAN_DIST || path.join(root, "dist"));
 const out = path.join(root, "target", "screenshots");
 const PREFIX = "/tools/fleetplan/";
-const TYPES = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm", ".css": "text/css" };
 
 fs.mkdirSync(out, { recursive: true });
-const server = http.createServer((req, res) => {
-  const url = new URL(req.url, "http://127.0.0.1");
-  if (!url.pathname.startsWith(PREFIX)) return res.writeHead(404).end();
-  const rel = url.pathname.slice(PREFIX.length) || "index.html";
-  const file = path.join(dist, decodeURIComponent(rel));
-  if (!file.startsWith(dist) || !fs.existsSync(file)) return res.writeHead(404).end();
-  res.writeHead(200, { "content-type": TYPES[path.extname(file)] || "application/octet-stream" });
-  fs.createReadStream(file).pipe(res);
-});
-await new Promise((r) => server.listen(0, "127.0.0.1", r));
-const base = `http://127.0.0.1:${server.address().port}${PREFIX}`;
+const { server, base } = await serveDist(dist, PREFIX);
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || "/usr/bin/chromium", args: ["--no-sandbox"] });
 
 const shots = [
