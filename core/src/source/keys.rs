@@ -4,7 +4,8 @@
 //! A 10,000-cluster GKE scenario has some 130,000 keys and a few dozen distinct ones: as owned
 //! strings they were 130,000 small allocations (about 4 MB with the allocator's overhead) alive
 //! for as long as the tree. Keys not listed here (labels, annotations) stay owned. This is for the
-//! event parser and the JSON reader; the fast YAML reader borrows every key from the input instead.
+//! event parser and the JSON reader's keys written with escapes; the fast readers borrow every other
+//! key from the input instead.
 
 use std::borrow::Cow;
 

@@ -7,6 +7,7 @@ use crate::decode::{Path, Reader};
 use crate::diag::{Diagnostic, Location};
 use crate::label_map::LabelMap;
 use crate::model::StageConfig;
+use crate::plan::Name;
 use crate::source::Node;
 use crate::time::Time;
 
@@ -49,7 +50,8 @@ pub struct StageStatus {
 
 #[derive(Clone, Debug)]
 pub struct ClusterStatus {
-    pub name: String,
+    /// Shared text: the projection's scenario and its events name the cluster with copies of it.
+    pub name: Name,
     pub conditions: Vec<Condition>,
     pub at: Pos,
 }
@@ -208,11 +210,14 @@ fn stage(r: &mut Reader, n: &Node, p: &Path) -> Option<StageStatus> {
     let start = time(r, "startTime");
     let end = time(r, "endTime");
     let conds = conditions(r, n.get("conditions"), || p.report_field("conditions"));
-    let mut clusters = Vec::new();
     let cp = p.report_field("clusters");
-    match n.get("clusters") {
-        Some(list) => {
-            for (i, item) in r.seq(list, &cp).unwrap_or(&[]).iter().enumerate() {
+    let listed = n
+        .get("clusters")
+        .map(|list| r.seq(list, &cp).unwrap_or(&[]));
+    let mut clusters = Vec::with_capacity(listed.map_or(0, <[_]>::len));
+    match listed {
+        Some(listed) => {
+            for (i, item) in listed.iter().enumerate() {
                 // Paths only for diagnostics: a large run has thousands of clusters.
                 let ip = || cp.index(i);
                 if !matches!(item.value, crate::source::Value::Map(_)) {
@@ -220,8 +225,10 @@ fn stage(r: &mut Reader, n: &Node, p: &Path) -> Option<StageStatus> {
                     continue;
                 }
                 let Some(cname) = item.get("clusterName").and_then(|v| match v.scalar() {
-                    Some(s) if !v.is_null() => Some(s.text.to_string()),
-                    _ => r.string(v, &ip().report_field("clusterName")),
+                    Some(s) if !v.is_null() => Some(Name::from(&*s.text)),
+                    _ => r
+                        .string(v, &ip().report_field("clusterName"))
+                        .map(Name::from),
                 }) else {
                     r.missing("clusterName", &ip(), item);
                     continue;

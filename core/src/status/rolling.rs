@@ -274,7 +274,7 @@ pub fn project(
     if let Some(c) = find(&p.conditions, "ClusterResourcePlacementAvailable")
         .or_else(|| find(&p.conditions, "ResourcePlacementAvailable"))
     {
-        position.reason = Some(c.reason.clone());
+        position.reason = Some(c.reason.to_string());
         position.message = Some(c.message.clone());
     }
     let behind = match (plan.end, baseline.end) {

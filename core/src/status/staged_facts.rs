@@ -69,7 +69,7 @@ fn init_stage(
         .clusters
         .iter()
         .map(|c| Member {
-            name: c.name.as_str().into(),
+            name: c.name.clone(),
             fleet_index: fleet_index.get(c.name.as_str()).copied(),
             sort_value: None,
         })
@@ -264,7 +264,7 @@ pub fn resume(
         .clusters
         .iter()
         .map(|c| match cluster_fact(c, fallback) {
-            ClusterFact::Running(a) => match failed.get(&c.name) {
+            ClusterFact::Running(a) => match failed.get(c.name.as_str()) {
                 Some(at) => ClusterFact::Failed(a, (*at).max(a)),
                 None => ClusterFact::Running(a),
             },
@@ -399,7 +399,7 @@ pub fn finished_stage(
                 _ => (None, None),
             };
             ClusterPlan {
-                name: c.name.as_str().into(),
+                name: c.name.clone(),
                 sort_value: None,
                 status: ClusterStatus::Succeeded,
                 start,
