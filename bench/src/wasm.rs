@@ -1,5 +1,8 @@
 //! The functions Node calls (through wasm-bindgen's generated glue) to time the same work in wasm.
 //! Inputs are prepared by one call and timed by another, so the timings hold only the measured work.
+//! Preparing drops whatever was prepared before, as `fleetplan-bench serve` does natively: a kept
+//! 100,000-cluster scenario left the wasm heap fragmented for the figures after it, which made their
+//! allocations slower in wasm only (bench/REPORT.md, the live status at 10,000 clusters).
 
 use std::cell::{Cell, RefCell};
 
@@ -22,6 +25,7 @@ fn kind(name: &str) -> Kind {
 pub fn prepare_plan(kind_name: &str, clusters: u32) {
     let scenario = kind(kind_name).scenario(clusters);
     SCENARIO.with(|s| *s.borrow_mut() = Some(scenario));
+    TEXT.with(|t| *t.borrow_mut() = String::new());
 }
 
 /// Plans the prepared scenario; returns the event count.
@@ -39,6 +43,7 @@ pub fn prepare_text(kind_name: &str, clusters: u32) -> u32 {
     let text = kind(kind_name).text(clusters);
     let len = u32::try_from(text.len()).unwrap_or(u32::MAX);
     TEXT.with(|t| *t.borrow_mut() = text);
+    SCENARIO.with(|s| *s.borrow_mut() = None);
     len
 }
 
@@ -57,6 +62,7 @@ pub fn read_prepared() -> u32 {
 pub fn prepare_live(clusters: u32, samples: u32) {
     let text = crate::live::status_json(clusters as usize);
     TEXT.with(|t| *t.borrow_mut() = text);
+    SCENARIO.with(|s| *s.borrow_mut() = None);
     SAMPLES.with(|s| s.set(samples));
 }
 
