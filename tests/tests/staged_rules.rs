@@ -135,6 +135,45 @@ strategy:
 }
 
 #[wasm_bindgen_test(unsupported = test)]
+fn a_fleet_listed_in_name_order_is_ordered_as_any_other() {
+    // The same rule when the fleet is already listed in name order (the usual case, which the
+    // planner orders without comparing names): ties of the sorting label by name, and a stage
+    // without one in name order, whichever stage the clusters fall in.
+    check(
+        r#"
+clusters:
+  - {name: a, labels: {order: "2", ring: "0"}}
+  - {name: b, labels: {order: "0", ring: "0"}}
+  - {name: c, labels: {order: "2", ring: "0"}}
+  - {name: d, labels: {order: "1", ring: "0"}}
+  - {name: e, labels: {ring: "1"}}
+  - {name: f, labels: {ring: "2"}}
+  - {name: g, labels: {ring: "1"}}
+strategy:
+  kind: kubefleet-staged
+  stages:
+    - name: first
+      labelSelector: {matchLabels: {ring: "0"}}
+      sortingLabelKey: order
+    - name: rest
+      labelSelector: {matchExpressions: [{key: ring, operator: In, values: ["1", "2"]}]}
+"#,
+        expect![[r#"
+            plan - run example-run [Succeeded] start 2026-01-05T09:00:00Z end +21m
+            stage first [Succeeded] +0m → +12m mc=1
+              cluster b [Succeeded] +0m → +3m
+              cluster d [Succeeded] +3m → +6m
+              cluster a [Succeeded] +6m → +9m
+              cluster c [Succeeded] +9m → +12m
+            stage rest [Succeeded] +12m → +21m mc=1
+              cluster e [Succeeded] +12m → +15m
+              cluster f [Succeeded] +15m → +18m
+              cluster g [Succeeded] +18m → +21m
+        "#]],
+    );
+}
+
+#[wasm_bindgen_test(unsupported = test)]
 fn without_sorting_label_clusters_go_in_byte_order_of_names() {
     check(
         r#"

@@ -116,7 +116,13 @@ pub fn refused(run: &StagedRun) -> Init {
     }
 }
 
-pub fn initialize(run: &StagedRun, fleet: &[FleetCluster], diags: &mut Vec<Diagnostic>) -> Init {
+/// `in_name_order`: the fleet's names increase along it ([`crate::model::Scenario::fleet_in_order`]).
+pub fn initialize(
+    run: &StagedRun,
+    fleet: &[FleetCluster],
+    in_name_order: bool,
+    diags: &mut Vec<Diagnostic>,
+) -> Init {
     let before = diags.iter().filter(|d| d.is_error()).count();
     check_objects(run, diags);
     let selected = placement::schedule(&run.placement, fleet, diags);
@@ -255,11 +261,21 @@ pub fn initialize(run: &StagedRun, fleet: &[FleetCluster], diags: &mut Vec<Diagn
             }
         }
         // Sort by the label's integer (ties by name) or by name alone, comparing bytes as Go does.
-        crate::sort::sort_by(&mut members, |a, b| {
-            a.sort_value
-                .cmp(&b.sort_value)
-                .then_with(|| a.name.as_bytes().cmp(b.name.as_bytes()))
-        });
+        // Members are taken in the fleet's order: in a fleet in name order that is their name
+        // order, so ties go by place and a stage without a sorting label is sorted already (no
+        // name compared: in wasm each comparison was a byte-by-byte `memcmp` call).
+        // One comparator for both cases: a second would be a second copy of the sort in the app.
+        if !in_name_order || stage.sorting_label_key.is_some() {
+            crate::sort::sort_by(&mut members, |a, b| {
+                a.sort_value.cmp(&b.sort_value).then_with(|| {
+                    if in_name_order {
+                        a.fleet_index.cmp(&b.fleet_index)
+                    } else {
+                        a.name.as_bytes().cmp(b.name.as_bytes())
+                    }
+                })
+            });
+        }
         let max_concurrency =
             effective_max_concurrency(stage.max_concurrency.as_ref(), members.len());
         if members.is_empty()

@@ -18,7 +18,7 @@ use crate::timing;
 
 pub fn plan(scenario: &Scenario, run: &StagedRun) -> Plan {
     let start = scenario.start.unwrap_or(DEFAULT_START);
-    let (fleet, mut diagnostics) = scenario.fleet();
+    let (fleet, mut diagnostics, in_name_order) = scenario.fleet_in_order();
     // The hub first: member clusters, the strategy, the run and the placement through the API server
     // (and the placement's webhook). Only objects that exist reach the controller.
     let before = diagnostics.len();
@@ -31,7 +31,7 @@ pub fn plan(scenario: &Scenario, run: &StagedRun) -> Plan {
     let init = if run.stages.len() > admission::MAX_STAGES {
         init::refused(run)
     } else {
-        init::initialize(run, &fleet, &mut init_diags)
+        init::initialize(run, &fleet, in_name_order, &mut init_diags)
     };
     if admitted.all() {
         diagnostics.append(&mut init_diags);

@@ -1083,7 +1083,7 @@ pub fn forecast_not_started(
     let start = plan.start;
     let (fleet, _) = scenario.fleet();
     let mut scratch = Vec::new();
-    let init = crate::staged::init::initialize(run, &fleet, &mut scratch);
+    let init = crate::staged::init::initialize(run, &fleet, false, &mut scratch);
     let a = &scenario.assumptions;
     let settings = forecast.settings(a.uncertainty.as_ref());
     let clusters: usize = init.stages.iter().map(|s| s.members.len()).sum();
