@@ -123,6 +123,33 @@ impl Pos {
 /// three was 50,000 small allocations per read (about 30 ns each in wasm, 10 natively).
 pub type Word = Cow<'static, str>;
 
+/// The reasons KubeFleet's controllers write (pkg/utils/condition/reason.go): shared as [`Word`]s,
+/// and the static text the staged status's events keep.
+pub const REASONS: &[&str] = &[
+    "UpdateRunInitializedSuccessfully",
+    "UpdateRunInitializedFailed",
+    "UpdateRunProgressing",
+    "UpdateRunFailed",
+    "UpdateRunStuck",
+    "UpdateRunWaiting",
+    "UpdateRunStopping",
+    "UpdateRunStopped",
+    "UpdateRunSucceeded",
+    "StageUpdatingStarted",
+    "StageUpdatingWaiting",
+    "StageUpdatingStopping",
+    "StageUpdatingStopped",
+    "StageUpdatingFailed",
+    "StageUpdatingSucceeded",
+    "StageUpdatingSkippedNoClusters",
+    "ClusterUpdatingStarted",
+    "ClusterUpdatingFailed",
+    "ClusterUpdatingSucceeded",
+    "StageTaskApprovalRequestApproved",
+    "StageTaskApprovalRequestCreated",
+    "AfterStageTaskWaitTimeElapsed",
+];
+
 /// `text` as a [`Word`], borrowing the static copy of a value KubeFleet's controllers write.
 pub fn word(text: &str) -> Word {
     // One `match`: lengths are compared first, the bytes only of values of the same length.
@@ -130,7 +157,10 @@ pub fn word(text: &str) -> Word {
         ($($value:literal),* $(,)?) => {
             match text {
                 $($value => Cow::Borrowed($value),)*
-                _ => Cow::Owned(text.to_string()),
+                _ => REASONS
+                    .iter()
+                    .find(|r| **r == text)
+                    .map_or_else(|| Cow::Owned(text.to_string()), |r| Cow::Borrowed(*r)),
             }
         };
     }
@@ -148,29 +178,6 @@ pub fn word(text: &str) -> Word {
         "WaitTimeElapsed",
         "ApprovalRequestApproved",
         "ApprovalRequestCreated",
-        // Reasons (pkg/utils/condition/reason.go), as `staged::reason` lists them.
-        "UpdateRunInitializedSuccessfully",
-        "UpdateRunInitializedFailed",
-        "UpdateRunProgressing",
-        "UpdateRunFailed",
-        "UpdateRunStuck",
-        "UpdateRunWaiting",
-        "UpdateRunStopping",
-        "UpdateRunStopped",
-        "UpdateRunSucceeded",
-        "StageUpdatingStarted",
-        "StageUpdatingWaiting",
-        "StageUpdatingStopping",
-        "StageUpdatingStopped",
-        "StageUpdatingFailed",
-        "StageUpdatingSucceeded",
-        "StageUpdatingSkippedNoClusters",
-        "ClusterUpdatingStarted",
-        "ClusterUpdatingFailed",
-        "ClusterUpdatingSucceeded",
-        "StageTaskApprovalRequestApproved",
-        "StageTaskApprovalRequestCreated",
-        "AfterStageTaskWaitTimeElapsed",
     )
 }
 

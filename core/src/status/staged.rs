@@ -1041,31 +1041,7 @@ fn fact_events(run: &RunStatus, now: Time) -> Events {
 
 /// The controller's reason constants (pkg/utils/condition/reason.go), so events keep static text.
 fn reason(r: &str) -> &'static str {
-    const KNOWN: &[&str] = &[
-        "UpdateRunInitializedSuccessfully",
-        "UpdateRunInitializedFailed",
-        "UpdateRunProgressing",
-        "UpdateRunFailed",
-        "UpdateRunStuck",
-        "UpdateRunWaiting",
-        "UpdateRunStopping",
-        "UpdateRunStopped",
-        "UpdateRunSucceeded",
-        "StageUpdatingStarted",
-        "StageUpdatingWaiting",
-        "StageUpdatingStopping",
-        "StageUpdatingStopped",
-        "StageUpdatingFailed",
-        "StageUpdatingSucceeded",
-        "StageUpdatingSkippedNoClusters",
-        "ClusterUpdatingStarted",
-        "ClusterUpdatingFailed",
-        "ClusterUpdatingSucceeded",
-        "StageTaskApprovalRequestApproved",
-        "StageTaskApprovalRequestCreated",
-        "AfterStageTaskWaitTimeElapsed",
-    ];
-    KNOWN
+    super::objects::REASONS
         .iter()
         .find(|k| **k == r)
         .copied()
