@@ -6,15 +6,11 @@
 // paint and the end of the frame after the bar (a requestAnimationFrame, then a task), so a change
 // that only moves work after the bar's insertion shows as such. The builds take turns in each round
 // (A B A B ...), in alternating order, so a shared machine's load falls on both alike.
-import fs from "node:fs";
 import path from "node:path";
-import zlib from "node:zlib";
-import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
 
+import { coldPage, launchChromium, median, root, sharePayload } from "./cold-load.mjs";
 import { serveDist } from "./serve-dist.mjs";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 // An argument `quiet:DIR` waits for the page's own console message instead of asking the page (the
 // end-to-end test's locator evaluates Playwright's injected script in the page while it loads).
 const args = process.argv.slice(2);
@@ -24,22 +20,15 @@ const dists = args.map((a) => path.resolve(a.replace(/^quiet:/, "")));
 const rounds = Number(process.env.ROUNDS || 15);
 const PREFIX = "/tools/fleetplan/";
 
-const text = fs.readFileSync(path.join(root, "examples", "staged.yaml"), "utf8").replace(/waitTime: 1h/, "waitTime: 3h");
-const payload = "1." + zlib.deflateSync(Buffer.from(text), { level: 9 }).toString("base64url");
+const payload = sharePayload();
 
 const served = await Promise.all(dists.map((d) => serveDist(d, PREFIX)));
 const servers = served.map((s) => s.server);
 const bases = served.map((s) => s.base);
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  headless: true,
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-});
+const browser = await launchChromium();
 
 async function load(base, mode) {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, timezoneId: "UTC" });
-  const page = await context.newPage();
+  const { context, page } = await coldPage(browser);
   await page.addInitScript(() => {
     new PerformanceObserver((l) => {
       for (const e of l.getEntries()) if (e.name === "first-contentful-paint") window.__fcp = e.startTime;
@@ -83,10 +72,6 @@ for (let round = 0; round <= rounds; round++) {
     if (round > 0) results[i].push(r);
   }
 }
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 dists.forEach((d, i) => {
   const col = (k) => results[i].map((r) => r[k]);
   const fmt = (k) => `median ${median(col(k)).toFixed(0)} (${col(k).map((x) => x.toFixed(0)).join(" ")})`;

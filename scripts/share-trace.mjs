@@ -16,34 +16,24 @@
 // A part that moves with the machine's load (everything here does) needs many loads: read the medians.
 import fs from "node:fs";
 import path from "node:path";
-import zlib from "node:zlib";
-import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
 
+import { coldPage, launchChromium, median, sharePayload } from "./cold-load.mjs";
 import { serveDist } from "./serve-dist.mjs";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const [distArg, loadsArg = "5"] = process.argv.slice(2);
 if (!distArg) {
   console.error("usage: node scripts/share-trace.mjs DIST [LOADS]");
   process.exit(2);
 }
-const text = fs.readFileSync(path.join(root, "examples", "staged.yaml"), "utf8").replace(/waitTime: 1h/, "waitTime: 3h");
-const payload = "1." + zlib.deflateSync(Buffer.from(text), { level: 9 }).toString("base64url");
+const payload = sharePayload();
 const { server, base } = await serveDist(path.resolve(distArg), "/tools/fleetplan/");
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  headless: true,
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-});
+const browser = await launchChromium();
 const categories = ["devtools.timeline", "disabled-by-default-devtools.timeline", "blink.user_timing", "loading",
   "v8", "v8.wasm", "disabled-by-default-v8.wasm.detailed", "fonts"];
 
 /** One traced cold load: its trace events and the page's process. */
 async function load() {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, timezoneId: "UTC" });
-  const page = await context.newPage();
+  const { context, page } = await coldPage(browser);
   await page.addInitScript(() => {
     new MutationObserver(() => {
       if (!window.__firstChart && document.querySelector("svg.rows rect.bar")) {
@@ -122,10 +112,6 @@ const rows = [];
 for (let i = 0; i < Number(loadsArg); i++) rows.push(parts(await load()));
 await browser.close();
 server.close();
-const median = (xs) => {
-  const s = xs.filter((x) => !Number.isNaN(x)).sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 const fmt = (x) => (Number.isInteger(x) ? String(x) : x.toFixed(1)).padStart(7);
 console.log(`${path.resolve(distArg)}, ${rows.length} traced loads; load average ${fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`);
 for (const k of Object.keys(rows[0])) console.log(k.padEnd(26), rows.map((r) => fmt(r[k])).join(""), "  median", fmt(median(rows.map((r) => r[k]))));
