@@ -429,26 +429,35 @@ impl<'f> Reader<'f> {
     }
 
     /// `self.string(n, &p.field(key))`, building the field's path only when a diagnostic needs it
-    /// (thousands of clusters read a dozen fields each).
-    pub fn string_in(&mut self, n: &Node, p: &Path, key: &str) -> Option<String> {
+    /// (thousands of clusters read a dozen fields each), and borrowed from the tree when the node is
+    /// a string, so that each caller copies it once, into what it keeps. Compiled into both: each
+    /// is on the reading path of every cluster, where a call of its own cost 1.7 M instructions per
+    /// 10,000-cluster GKE text.
+    #[inline(always)]
+    fn text_in<'n>(&mut self, n: &'n Node, p: &Path, key: &str) -> Option<Cow<'n, str>> {
         if let Value::Scalar(s) = &n.value {
             if !n.is_null() {
                 self.note_in(p, key, n);
-                return Some(crate::append::owned(&s.text));
+                return Some(Cow::Borrowed(&s.text));
             }
         }
-        self.string(n, &p.field(key))
+        self.string(n, &p.field(key)).map(Cow::Owned)
     }
 
-    /// [`Self::string_in`] as a shared [`Name`], copied once from the tree into its own block.
+    /// [`Self::text_in`] as an owned text.
+    pub fn string_in(&mut self, n: &Node, p: &Path, key: &str) -> Option<String> {
+        self.text_in(n, p, key).map(|text| match text {
+            Cow::Borrowed(text) => crate::append::owned(text),
+            Cow::Owned(text) => text,
+        })
+    }
+
+    /// [`Self::text_in`] as a shared [`Name`], copied once from the tree into its own block.
     pub fn name_in(&mut self, n: &Node, p: &Path, key: &str) -> Option<Name> {
-        if let Value::Scalar(s) = &n.value {
-            if !n.is_null() {
-                self.note_in(p, key, n);
-                return Some(Name::from(&*s.text));
-            }
-        }
-        self.string(n, &p.field(key)).map(Name::from)
+        self.text_in(n, p, key).map(|text| match text {
+            Cow::Borrowed(text) => Name::from(text),
+            Cow::Owned(text) => Name::from(text),
+        })
     }
 
     /// `self.label_value(n, &p.field(key))`, building the path only for a diagnostic.
