@@ -12,8 +12,10 @@
 //     call, the forced style and layout, and the synchronous font asks inside them (a size and weight's
 //     first text asks the browser for the font's file and rendering);
 //   - the main thread before the bar: busy and idle time, and the scripts evaluated between the module's
-//     glue and the viewer (the harness's own: Playwright evaluates its script when `goto` returns).
-// A part that moves with the machine's load (everything here does) needs many loads: read the medians.
+//     glue and the viewer (the harness's own: Playwright evaluates its script when `goto` returns);
+//   - the thread's own time (CPU) of the inline script, of the viewer's task and of the main thread before
+//     the bar: the page's serial work, which the other processes on the machine do not lengthen.
+// A part that moves with the machine's load (every wall-clock part does) needs many loads: read the medians.
 import fs from "node:fs";
 import path from "node:path";
 
@@ -79,16 +81,21 @@ function parts(events) {
   // Top-level tasks of the main thread up to the bar, and the gaps between them.
   const tasks = events.filter((e) => e.pid === pid && e.tid === main && e.ph === "X" && /RunTask$/.test(e.name) && e.ts >= nav.ts && e.ts < bar.ts).sort((a, b) => a.ts - b.ts);
   let busy = 0;
+  let cpu = 0;
   let end = nav.ts;
   for (const k of tasks) {
     if (k.ts < end) continue;
     busy += Math.min(k.ts + k.dur, bar.ts) - k.ts;
+    // The thread's own time (tdur): what the machine's other processes do not lengthen. The viewer's
+    // task is cut at the bar by its wall-clock share.
+    cpu += (k.tdur ?? k.dur) * Math.min(1, (bar.ts - k.ts) / k.dur);
     end = k.ts + k.dur;
   }
   const between = named("EvaluateScript").filter((e) => glue && e.ts > glue.ts && e.ts < task.ts);
   return {
     "inline script at": inline ? t(inline.ts) : NaN,
     "inline script ms": inline ? inline.dur / 1000 : NaN,
+    "- inline CPU ms": inline?.tdur ? inline.tdur / 1000 : NaN,
     "style.css in": arrived("style.css"),
     "glue in": arrived("fleetplan-web.js"),
     "module in": arrived("fleetplan-web_bg.wasm"),
@@ -96,6 +103,7 @@ function parts(events) {
     "viewer at": t(task.ts),
     "first bar": t(bar.ts),
     "viewer ms": (bar.ts - task.ts) / 1000,
+    "- viewer CPU ms": ((task.tdur ?? task.dur) * Math.min(1, (bar.ts - task.ts) / task.dur)) / 1000,
     "- compiled on call": lazy.length,
     "- their compile ms": sum(lazy),
     "- style ms": sum(named("UpdateLayoutTree").filter(inTask)),
@@ -104,6 +112,7 @@ function parts(events) {
     "- font asks ms": sum(fonts),
     "main thread busy ms": busy / 1000,
     "main thread idle ms": (bar.ts - nav.ts - busy) / 1000,
+    "main thread CPU ms": cpu / 1000,
     "scripts before viewer ms": sum(between),
   };
 }
