@@ -41,6 +41,12 @@ fn intl() -> Option<JsValue> {
         .filter(|v| v.is_object())
 }
 
+/// `globalThis[UTC_FLAG]` is true when the page's script (index.html) found the browser's zone to be
+/// UTC by `Temporal.Now.timeZoneId()`, which needs no formatter: a page's first Intl formatter starts
+/// ICU's date formatting (about 20 ms of the main thread on this project's machine, before a share
+/// link's first chart). Pages without that script (the JavaScript API's) ask Intl as before.
+pub const UTC_FLAG: &str = "fleetplanUtc";
+
 /// The browser's own zone (`Europe/Berlin`), or `UTC` when it does not say.
 pub fn browser_zone() -> String {
     let resolved = (|| {
@@ -146,7 +152,13 @@ fn probe(f: &JsValue, t: Time) -> Option<(i32, String)> {
 /// The zone `name` (the browser's when `None`) over `from..=to`: its offset at `from`, then every
 /// change, found by probing weekly (zones change at most a few times a year) and narrowing each change
 /// to the minute. UTC when Intl is missing or refuses the name.
+///
+/// A browser the page's script found in UTC ([`UTC_FLAG`]) is UTC without a formatter: any other
+/// zone's name is still the formatter's, as the zone picker shows it.
 pub fn zone_over(name: Option<&str>, from: Time, to: Time) -> Zone {
+    if name.is_none() && crate::browser::global_flag(UTC_FLAG) {
+        return Zone::utc();
+    }
     let label = name.map_or_else(browser_zone, str::to_string);
     if label == "UTC" || label == "Etc/UTC" {
         return Zone::utc();

@@ -298,3 +298,29 @@ async fn the_browsers_inflater_reads_links_as_the_core_does() {
         Err(ShareError::TextTooLarge)
     );
 }
+
+/// The page's script marks a browser in UTC (index.html, by Temporal) so the first chart needs no
+/// Intl formatter: with that mark the reader's own zone is UTC, a chosen zone is still that zone, and
+/// without the mark the browser's zone is the one the zone picker names.
+#[wasm_bindgen_test]
+fn the_pages_utc_mark_stands_for_the_browsers_zone_only() {
+    use fleetplan::time::{Time, DAY};
+    use fleetplan::zone::Zone;
+    use fleetplan_web::clock;
+    let from = Time(20_000 * DAY.0);
+    let to = Time(from.0 + 400 * DAY.0);
+    let own = clock::zone_over(None, from, to);
+    assert_eq!(
+        own,
+        clock::zone_over(Some(&clock::browser_zone()), from, to)
+    );
+    let global = js_sys::global();
+    js_sys::Reflect::set(&global, &clock::UTC_FLAG.into(), &true.into()).unwrap();
+    let marked = clock::zone_over(None, from, to);
+    let tokyo = clock::zone_over(Some("Asia/Tokyo"), from, to);
+    js_sys::Reflect::delete_property(&global, &clock::UTC_FLAG.into()).unwrap();
+    assert_eq!(marked, Zone::utc());
+    assert_eq!(tokyo.name, "Asia/Tokyo");
+    assert_eq!(tokyo.spans[0].offset_minutes, 9 * 60);
+    assert_eq!(clock::zone_over(None, from, to), own);
+}
