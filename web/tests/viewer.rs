@@ -92,7 +92,12 @@ fn the_viewer_draws_the_scenario_of_a_link_without_the_app() {
 #[wasm_bindgen_test]
 async fn the_app_that_replaces_the_viewer_shows_the_same_chart() {
     let drawn = host();
-    assert!(viewer::draw(&drawn, &embed(example())));
+    // An embed page's viewer draws in the browser's zone (lib.rs `show`), as the app then does.
+    let page = Page {
+        zone: None,
+        ..embed(example())
+    };
+    assert!(viewer::draw(&drawn, &page));
     let mounted = host();
     let text = example().to_string();
     fleetplan_web::mount_planner(
