@@ -2,8 +2,8 @@
 //! update's planner and the full YAML reader, each a chunk of its own that is fetched the first time a text needs it (most charts
 //! are of a KubeFleet staged scenario in fleetplan's format, in the YAML the fast reader knows, and never
 //! need any of them; the full reader comes with the first text it cannot read, a typing error most
-//! often). The memo part (an edited text's unchanged `clusters` taken from the last reading) comes
-//! with the first edit.
+//! often). The memo part (an edited text's unchanged `clusters` taken from the last reading, and the
+//! chart's redraw in place of rows an edit moved) comes with the first edit.
 
 use fleetplan::parts::{Missing, Parts};
 
@@ -41,8 +41,11 @@ crate::on_demand! {
 
 crate::on_demand! {
     /// The page's answer for an edited text, its unchanged `clusters` list taken from the last
-    /// reading (`fleetplan::memo`): `analyse_with`'s answer, in less time at 1,000 clusters.
+    /// reading (`fleetplan::memo`): `analyse_with`'s answer, in less time at 1,000 clusters. It also
+    /// brings the chart's redraw of rows an edit moved in place (`chart::move_to`), which only edits
+    /// need.
     pub fn memo_part() -> AnalyseFn {
+        let _ = crate::chart::MOVE.set(crate::chart::move_to);
         crate::analysis::analyse_again
     }
 }

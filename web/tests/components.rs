@@ -512,6 +512,43 @@ async fn rows_redrawn_in_place_after_an_edit_match_a_fresh_chart_of_the_new_text
 }
 
 #[wasm_bindgen_test]
+async fn an_edit_that_keeps_the_rows_moves_their_bars_and_shows_what_a_fresh_chart_shows() {
+    // The same rows in view with the same bars: the chart moves the bars it holds (the focus, a hover
+    // and the elements stay) rather than writing the rows again, and the rows then read exactly as a
+    // chart opened on the edited text writes them: places, widths, tooltips, texts on the bars.
+    // The first edit brings the part that moves them (with the memo part); the second is timed.
+    let edited = example().replacen("waitTime: 1h", "waitTime: 3h", 1);
+    let host = mount(example(), false);
+    sleep(50).await;
+    type_text(
+        &host,
+        &example().replacen("waitTime: 1h", "waitTime: 2h", 1),
+    )
+    .await;
+    sleep(400).await;
+    let rows = |h: &Element| all(h, "svg.rows g.rows-in-view")[0].inner_html();
+    let before = rows(&host);
+    let last_bar = all(&host, "svg.rows rect.bar").pop().unwrap();
+    type_text(&host, &edited).await;
+    sleep(400).await;
+    assert_eq!(end_time(&host).as_deref(), Some("2026-11-23T14:15:00Z"));
+    let fresh = mount(&edited, false);
+    sleep(400).await;
+    assert_ne!(rows(&host), before, "the edit moved the bars");
+    assert_eq!(rows(&host), rows(&fresh));
+    assert!(
+        last_bar.is_connected(),
+        "the bar was moved, not drawn again"
+    );
+    assert!(
+        rows(&host).contains("bar-label"),
+        "texts on bars were moved too"
+    );
+    host.remove();
+    fresh.remove();
+}
+
+#[wasm_bindgen_test]
 async fn the_caret_stays_where_the_user_typed_after_the_re_plan() {
     // Typing "3" over the "1" of the first "waitTime: 1h" re-plans (staging soaks 3 h, so the run ends
     // 2 h later, as in the test above) and leaves the caret right after the typed character, where the
