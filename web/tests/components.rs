@@ -502,9 +502,11 @@ async fn rows_redrawn_in_place_after_an_edit_match_a_fresh_chart_of_the_new_text
     let before = drawn_rows(&host);
     type_text(&host, &edited).await;
     sleep(400).await;
-    assert_eq!(end_time(&host).as_deref(), Some("2026-11-23T14:15:00Z"));
     let fresh = mount(&edited, false);
     sleep(400).await;
+    // The edit was planned: the run ends where a chart opened on the edited text says it does.
+    assert!(end_time(&host).is_some());
+    assert_eq!(end_time(&host), end_time(&fresh));
     let after = drawn_rows(&host);
     assert!(!after.is_empty());
     assert_ne!(after, before, "the edit moved the bars");
@@ -531,9 +533,11 @@ async fn an_edit_that_keeps_the_rows_moves_their_bars_and_shows_what_a_fresh_cha
     let last_bar = all(&host, "svg.rows rect.bar").pop().unwrap();
     type_text(&host, &edited).await;
     sleep(400).await;
-    assert_eq!(end_time(&host).as_deref(), Some("2026-11-23T14:15:00Z"));
     let fresh = mount(&edited, false);
     sleep(400).await;
+    // The edit was planned: the run ends where a chart opened on the edited text says it does.
+    assert!(end_time(&host).is_some());
+    assert_eq!(end_time(&host), end_time(&fresh));
     assert_ne!(rows(&host), before, "the edit moved the bars");
     assert_eq!(rows(&host), rows(&fresh));
     assert!(
