@@ -491,65 +491,56 @@ async fn a_broken_text_marks_the_summary_stale_and_a_problem_selects_its_line() 
     host.remove();
 }
 
-#[wasm_bindgen_test]
-async fn rows_redrawn_in_place_after_an_edit_match_a_fresh_chart_of_the_new_text() {
-    // The rows in view are updated in place when the plan changes; what they show must be exactly
-    // what a chart opened on the edited text shows (every bar moves: the run ends 2 h later, so the
-    // fitted time axis changes scale).
-    let edited = example().replacen("waitTime: 1h", "waitTime: 3h", 1);
-    let host = mount(example(), false);
-    sleep(50).await;
-    let before = drawn_rows(&host);
-    type_text(&host, &edited).await;
+/// Types `text` over the planner's, then opens a chart on `text` alone: the planner's rows must then
+/// show exactly what that fresh chart shows (and end the run where it does).
+async fn edit_and_compare_with_a_fresh_chart(host: &Element, text: &str) {
+    type_text(host, text).await;
     sleep(400).await;
-    let fresh = mount(&edited, false);
+    let fresh = mount(text, false);
     sleep(400).await;
-    // The edit was planned: the run ends where a chart opened on the edited text says it does.
-    assert!(end_time(&host).is_some());
-    assert_eq!(end_time(&host), end_time(&fresh));
-    let after = drawn_rows(&host);
-    assert!(!after.is_empty());
-    assert_ne!(after, before, "the edit moved the bars");
-    assert_eq!(after, drawn_rows(&fresh));
+    assert!(end_time(host).is_some());
+    assert_eq!(end_time(host), end_time(&fresh));
+    let rows = |h: &Element| all(h, "svg.rows g.rows-in-view")[0].inner_html();
+    assert_eq!(drawn_rows(host), drawn_rows(&fresh));
+    assert_eq!(rows(host), rows(&fresh));
+    fresh.remove();
 }
 
 #[wasm_bindgen_test]
-async fn an_edit_that_keeps_the_rows_moves_their_bars_and_shows_what_a_fresh_chart_shows() {
-    // The same rows in view with the same bars: the chart moves the bars it holds (the focus, a hover
-    // and the elements stay) rather than writing the rows again, and the rows then read exactly as a
-    // chart opened on the edited text writes them: places, widths, tooltips, texts on the bars.
-    // The first edit brings the part that moves them (with the memo part); the second is timed.
-    let edited = example().replacen("waitTime: 1h", "waitTime: 3h", 1);
+async fn rows_redrawn_after_an_edit_match_a_fresh_chart_and_moved_bars_stay_the_same_elements() {
+    // Each edit lengthens staging's soak, so every later bar moves and the fitted time axis changes
+    // scale. The first edit writes the rows again (the part that moves bars comes with it, with the
+    // memo part); a later edit that keeps the same rows in view with the same bars moves the bars the
+    // chart holds (the focus, a hover and the elements stay). Either way the rows must read exactly
+    // as a chart opened on the edited text writes them: places, widths, tooltips, texts on the bars.
     let host = mount(example(), false);
     sleep(50).await;
-    type_text(
+    let before = drawn_rows(&host);
+    edit_and_compare_with_a_fresh_chart(
         &host,
         &example().replacen("waitTime: 1h", "waitTime: 2h", 1),
     )
     .await;
-    sleep(400).await;
-    let rows = |h: &Element| all(h, "svg.rows g.rows-in-view")[0].inner_html();
-    let before = rows(&host);
+    assert_ne!(drawn_rows(&host), before, "the edit moved the bars");
+    let before = drawn_rows(&host);
     let last_bar = all(&host, "svg.rows rect.bar").pop().unwrap();
-    type_text(&host, &edited).await;
-    sleep(400).await;
-    let fresh = mount(&edited, false);
-    sleep(400).await;
-    // The edit was planned: the run ends where a chart opened on the edited text says it does.
-    assert!(end_time(&host).is_some());
-    assert_eq!(end_time(&host), end_time(&fresh));
-    assert_ne!(rows(&host), before, "the edit moved the bars");
-    assert_eq!(rows(&host), rows(&fresh));
+    edit_and_compare_with_a_fresh_chart(
+        &host,
+        &example().replacen("waitTime: 1h", "waitTime: 3h", 1),
+    )
+    .await;
+    assert_ne!(drawn_rows(&host), before, "the second edit moved the bars");
     assert!(
         last_bar.is_connected(),
         "the bar was moved, not drawn again"
     );
     assert!(
-        rows(&host).contains("bar-label"),
+        all(&host, "svg.rows g.rows-in-view")[0]
+            .inner_html()
+            .contains("bar-label"),
         "texts on bars were moved too"
     );
     host.remove();
-    fresh.remove();
 }
 
 #[wasm_bindgen_test]
