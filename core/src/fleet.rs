@@ -91,7 +91,7 @@ impl Scenario {
                 );
                 continue;
             }
-            if !gen.name.contains("{i") {
+            if !crate::substr::contains(&gen.name, "{i") {
                 diags.push(
                     Diagnostic::error(
                         "generator-name-pattern",

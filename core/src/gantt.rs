@@ -610,7 +610,9 @@ fn phase_label(plan: &Plan, p: &Phase) -> String {
     match p.kind {
         PhaseKind::Updating => "updating".to_string(),
         PhaseKind::BeforeStageApproval | PhaseKind::AfterStageApproval => "approval".to_string(),
-        PhaseKind::AfterStageTimedWait => plan.label(p).replace("TimedWait ", "wait "),
+        PhaseKind::AfterStageTimedWait => {
+            crate::substr::replace(plan.label(p), "TimedWait ", "wait ")
+        }
         PhaseKind::Stopped => "stopped".to_string(),
         _ => plan.label(p).to_string(),
     }

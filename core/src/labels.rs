@@ -80,7 +80,7 @@ pub fn key_errors(key: &str) -> Vec<String> {
     // No list of the parts: this runs for every label of every cluster, nearly always on a valid key.
     let split = match key.split_once('/') {
         None => Some((None, key)),
-        Some((prefix, name)) if !name.contains('/') => Some((Some(prefix), name)),
+        Some((prefix, name)) if !name.as_bytes().contains(&b'/') => Some((Some(prefix), name)),
         Some(_) => None,
     };
     let name = match split {

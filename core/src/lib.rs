@@ -40,6 +40,7 @@ pub mod sorted_map;
 pub mod source;
 pub mod staged;
 pub mod status;
+pub mod substr;
 pub mod time;
 pub mod timing;
 pub mod visible;

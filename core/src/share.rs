@@ -229,7 +229,7 @@ fn locate(input: &str) -> (usize, &str) {
     let trimmed_front = s.len() - s.trim_start().len();
     start += trimmed_front;
     s = s.trim();
-    if s.contains('=') {
+    if s.as_bytes().contains(&b'=') {
         // A fragment of keys: take the value of `s`, ignore the others (e.g. a future `view=`).
         let mut at = start;
         for part in s.split('&') {
@@ -239,7 +239,7 @@ fn locate(input: &str) -> (usize, &str) {
             at += part.len() + 1;
         }
         // Keys, but no `s`: nothing for us. Base64url never contains `=`, as we write it without padding.
-        if !s.contains('.') {
+        if !s.as_bytes().contains(&b'.') {
             return (start, "");
         }
     }

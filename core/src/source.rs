@@ -324,7 +324,7 @@ fn parse_slow(text: &str, file: &str) -> (Vec<Node<'static>>, Vec<Diagnostic>) {
         // JSON allows tabs wherever it allows spaces; YAML does not allow them as indentation. Outside
         // strings a tab is only whitespace, and inside JSON strings raw tabs are illegal anyway, so a
         // same-width replacement keeps every line and column.
-        if text.contains('\t') {
+        if text.as_bytes().contains(&b'\t') {
             let retry = parse_yaml(&text.replace('\t', " "), file);
             if retry.error.is_none() {
                 return (retry.docs, retry.diags);

@@ -60,7 +60,7 @@ pub fn newline_for(before: &str) -> String {
     let mut n = indent;
     if let Some(item) = content.strip_prefix("- ") {
         // Keys of a list item line up after the dash.
-        if item.contains(':') && !item.ends_with(':') {
+        if item.as_bytes().contains(&b':') && !item.ends_with(':') {
             n = indent + 2;
         } else if item.ends_with(':') {
             n = indent + 4;
@@ -808,8 +808,8 @@ fn setup(
         ev.prevent_default();
         // As the text area stores line breaks (a pass and a copy of the pasted text only when it has
         // a carriage return).
-        let data = if data.contains('\r') {
-            data.replace("\r\n", "\n").replace('\r', "\n")
+        let data = if data.as_bytes().contains(&b'\r') {
+            fleetplan::substr::replace(&data, "\r\n", "\n").replace('\r', "\n")
         } else {
             data
         };

@@ -115,7 +115,7 @@ fn why(error: &JsValue) -> ShareError {
         .ok()
         .and_then(|m| m.as_string())
         .unwrap_or_default();
-    if message.to_ascii_lowercase().contains("truncat") {
+    if fleetplan::substr::contains(&message.to_ascii_lowercase(), "truncat") {
         ShareError::Truncated
     } else {
         ShareError::Damaged

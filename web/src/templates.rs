@@ -84,7 +84,11 @@ strategy:
 pub fn new_scenario(kind: &str, now: Time) -> Option<String> {
     let (_, _, text) = TEMPLATES.iter().find(|(k, _, _)| *k == kind)?;
     let start = Time((now.0.div_euclid(HOUR.0) + 1) * HOUR.0);
-    Some(text.replace("{start}", &start.to_string()))
+    Some(fleetplan::substr::replace(
+        text,
+        "{start}",
+        &start.to_string(),
+    ))
 }
 
 #[cfg(test)]

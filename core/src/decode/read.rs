@@ -266,7 +266,7 @@ impl<'f> Reader<'f> {
         let Some(s) = n.scalar() else {
             return loc;
         };
-        if s.text.contains('\n') || (s.style == Style::Quoted && s.quote.is_none()) {
+        if s.text.as_bytes().contains(&b'\n') || (s.style == Style::Quoted && s.quote.is_none()) {
             return loc;
         }
         let width: usize = s

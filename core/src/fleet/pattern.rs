@@ -27,7 +27,7 @@ impl<'a> Pattern<'a> {
     pub fn new(pattern: &'a str) -> Pattern<'a> {
         let mut parts = Vec::new();
         let mut rest = pattern;
-        while let Some(open) = rest.find("{i") {
+        while let Some(open) = crate::substr::find(rest, "{i") {
             parts.push(Part::Text(&rest[..open]));
             let after = &rest[open..];
             let Some(close) = after.find('}') else {
@@ -143,7 +143,7 @@ impl<'a> Generator<'a> {
                     .map(|v| {
                         // `{i}` / `{i:03}` in a value numbers it the way the name pattern is
                         // numbered (`order: "{i}"`).
-                        if v.contains("{i") {
+                        if crate::substr::contains(v, "{i") {
                             Value::Numbered(Pattern::new(v))
                         } else {
                             Value::Plain(v)

@@ -153,7 +153,7 @@ pub fn check_clusters(scenario: &Scenario, diags: &mut Vec<Diagnostic>) {
             }
             // `{i}` in a value becomes digits, which Google Cloud allows; check the rest as written.
             for v in &spread.values {
-                let shown = v.replace("{i}", "0");
+                let shown = crate::substr::replace(v, "{i}", "0");
                 if !value_ok(&shown) {
                     diags.push(
                         Diagnostic::error(

@@ -41,7 +41,7 @@ pub fn generator(count: u32, pattern: &str, spread: &str) -> Result<ClusterGener
     } else {
         pattern.trim().to_string()
     };
-    if !name.contains("{i") {
+    if !fleetplan::substr::contains(&name, "{i") {
         return Err(format!(
             "the name pattern `{name}` needs `{{i}}` (or `{{i:03}}`) for the cluster's number"
         ));
