@@ -58,7 +58,7 @@ if trunk --version 2>/dev/null | grep -qF "$TRUNK_VERSION"; then
     echo "setup: trunk $TRUNK_VERSION already installed"
 else
     # --locked is required here: without it a newer lightningcss fails to build (toolchain notes).
-    echo "setup: installing trunk $TRUNK_VERSION (takes about 25 minutes on 2 cores, once per machine)"
+    echo "setup: installing trunk $TRUNK_VERSION (about 10 minutes on 2 cores, once per machine)"
     cargo install trunk --version "$TRUNK_VERSION" --locked || echo "setup: warning: trunk did not install; the browser app cannot be built yet" >&2
 fi
 if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then
