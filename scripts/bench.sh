@@ -6,7 +6,7 @@
 # memory); the web bundle per chunk when dist/ holds a release build, and the browser figures of the
 # last end-to-end run. Prints everything and writes it as the head of bench/REPORT.md (the hand-written
 # sections after it are kept).
-#   ./scripts/bench.sh            everything (about seven minutes when built)
+#   ./scripts/bench.sh            everything (about four minutes after CI's builds)
 #   ./scripts/bench.sh --cli      only the CLI end to end
 set -euo pipefail
 cd "$(dirname "$0")/.."
