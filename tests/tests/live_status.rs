@@ -682,7 +682,13 @@ fn a_text_is_read_as_a_status_exactly_when_it_holds_a_status_key() {
             format!("{key}\n{scenario}"),
             format!("{scenario}\n  {key}"),
             format!("{}{key}{}", &scenario[..40], &scenario[40..]),
-        ] {
+        ]
+        .into_iter()
+        // At every place within an eight-byte word, and last in a text whose length is not a
+        // multiple of eight (the check reads eight bytes at a time, then the rest one by one).
+        .chain((0..17).map(|n| format!("{}{key}", "x".repeat(n))))
+        .chain((0..17).map(|n| format!("{}{key}{}", "y".repeat(n), "z".repeat(n % 5))))
+        {
             assert!(status::looks_live(&text), "{key} in {:?}", &text[..40]);
         }
         let short = &bare[..bare.len() - 1];
