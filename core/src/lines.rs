@@ -10,12 +10,21 @@
 const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
 const LOW7: u64 = u64::from_ne_bytes([0x7f; 8]);
 
-/// The bytes of `word` that are newlines, as their high bits. Exact: a byte's high bit is set when its
-/// seven low bits are zero (the add carries into the high bit otherwise) and its own high bit is too.
+/// The bytes of `word` equal to `byte`, as their high bits. Exact: after the xor such a byte is zero,
+/// and a byte's high bit survives here only when its seven low bits are zero (adding 0x7f carries
+/// into the high bit otherwise) and its own high bit is clear. Always inlined, so that a caller outside
+/// the editor (`status::looks_live`) shares the test, not a function the split bundle would have to
+/// put in a module of its own.
+#[inline(always)]
+pub(crate) fn bytes_equal(word: u64, byte: u8) -> u64 {
+    let x = word ^ (ONES * u64::from(byte));
+    !(((x & LOW7) + LOW7) | x | LOW7)
+}
+
+/// The bytes of `word` that are newlines, as their high bits.
 #[inline]
 fn newline_bits(word: u64) -> u64 {
-    let x = word ^ (ONES * u64::from(b'\n'));
-    !(((x & LOW7) + LOW7) | x | LOW7)
+    bytes_equal(word, b'\n')
 }
 
 /// Counts the newlines of `bytes` up to the `n`th: how many it counted, and the offset just after the

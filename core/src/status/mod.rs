@@ -176,12 +176,7 @@ pub fn looks_live(text: &str) -> bool {
 
 /// Nonzero when a byte of `word` is an `S` or a `U` (exact: each such byte's high bit).
 fn rare_bytes(word: u64) -> u64 {
-    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
-    const LOW7: u64 = u64::from_le_bytes([0x7f; 8]);
-    // A byte of `x` is zero exactly when its high bit survives here: adding 0x7f to its seven low bits
-    // carries into the high bit unless they are all zero, and its own high bit must be clear too.
-    let zero = |x: u64| !(((x & LOW7) + LOW7) | x | LOW7);
-    zero(word ^ (ONES * u64::from(b'S'))) | zero(word ^ (ONES * u64::from(b'U')))
+    crate::lines::bytes_equal(word, b'S') | crate::lines::bytes_equal(word, b'U')
 }
 
 /// Reads `sources` (and `history`: earlier runs whose statuses only calibrate durations).
