@@ -182,10 +182,10 @@ pub fn gantt_chart(
         if let Some(el) = body_of(root.get()) {
             let inner = el.client_width() as f64;
             let lw = label_width_for(inner);
-            let _ = label_w.try_set(lw);
+            set_changed(label_w, lw);
             // Fit means fit: the time area takes exactly the width left, however narrow.
-            let _ = width.try_set((inner - lw - 4.0).max(60.0));
-            let _ = viewport.try_set(viewport_height(&el));
+            set_changed(width, (inner - lw - 4.0).max(60.0));
+            set_changed(viewport, viewport_height(&el));
         }
     };
     dom::effect(move |_| {
@@ -466,7 +466,7 @@ pub fn gantt_chart(
     let on_scroll = move || {
         if let Some(el) = body_ref() {
             scroll_top.set(el.scroll_top() as f64);
-            viewport.set(viewport_height(&el));
+            set_changed(viewport, viewport_height(&el));
         }
     };
 
@@ -1034,6 +1034,15 @@ pub fn gantt_chart(
 }
 
 /// Draws the axis `svg` (`total` px wide) with its markup `html`.
+/// Sets `s` to `v` only when that changes it: a set wakes every reader even when the value is the same,
+/// and the chart measures itself in the frame after each new layout, where the axis, clip path, backdrop
+/// and availability strip written again for the same width delayed the paint of every edit.
+fn set_changed(s: RwSignal<f64>, v: f64) {
+    if s.try_with_untracked(|old| *old != v) == Some(true) {
+        let _ = s.try_set(v);
+    }
+}
+
 fn draw_axis(svg: &web_sys::Element, html: &str, total: &str) {
     let _ = svg.set_attribute("width", total);
     let _ = svg.set_attribute("height", &markup::num(AXIS_HEIGHT));

@@ -306,6 +306,33 @@ async fn the_axis_comes_with_a_plan_and_dragging_on_it_moves_the_cursor() {
 }
 
 #[wasm_bindgen_test]
+async fn a_resize_that_keeps_the_chart_width_leaves_the_axis_and_backdrop_as_drawn() {
+    // The chart measures itself on every resize (a phone's address bar coming and going fires one) and
+    // in the frame after each new layout, so after every edit. Only a width that changed may draw the
+    // axis, clip path and backdrop again: a redraw for the same width delayed that frame's paint.
+    let host = mount(example(), false);
+    sleep(100).await;
+    let first = |sel: &str| all(&host, sel).into_iter().next().expect(sel);
+    let (tick, backdrop) = (
+        first("svg.axis text.axis-major"),
+        first("svg.rows g.backdrop > *"),
+    );
+    let resize = || {
+        let ev = web_sys::Event::new("resize").unwrap();
+        web_sys::window().unwrap().dispatch_event(&ev).unwrap();
+    };
+    resize();
+    sleep(50).await;
+    assert!(tick.is_connected(), "the same width kept the axis");
+    assert!(backdrop.is_connected(), "the same width kept the backdrop");
+    host.style().set_property("width", "900px").unwrap();
+    resize();
+    sleep(50).await;
+    assert!(!tick.is_connected(), "a narrower chart draws its axis again");
+    host.remove();
+}
+
+#[wasm_bindgen_test]
 async fn the_form_edits_the_text_and_the_plan_follows() {
     let host = mount(example(), false);
     sleep(50).await;
