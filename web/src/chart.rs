@@ -38,7 +38,7 @@ use wasm_bindgen::JsCast;
 
 use crate::chart_markup::{self as markup, label_width_for, viewport_height, LABEL_WIDTH};
 use crate::clock;
-use crate::{browser, dom};
+use crate::{browser, dom, morph};
 
 /// Height of the two-tier axis, px (the same as the SVG export's).
 const AXIS_HEIGHT: f64 = gantt::AXIS_HEIGHT;
@@ -574,7 +574,8 @@ pub fn gantt_chart(
 
     // The axis (or why there is none), the rows SVG's size, clip path and backdrop, and the
     // availability strip are markup written by `chart_markup` (as the viewer writes them), set when
-    // the layout, the view or the label column change.
+    // the layout, the view or the label column change; in place of what they last wrote (`morph`).
+    let mut written: [String; 4] = Default::default();
     dom::effect(move |_| {
         let lw = label_w.get();
         let total = width.get() + lw;
@@ -594,15 +595,20 @@ pub fn gantt_chart(
         let Some(root) = root.get() else { return };
         let find = |sel: &str| root.query_selector(sel).ok().flatten();
         let (total, height) = (markup::num(total), markup::num(height));
+        let [was_axis, was_defs, was_backdrop, was_avail] = &mut written;
         match (axis, find("svg.axis"), find(".chart-empty")) {
             (Some(html), None, Some(p)) => {
                 let _ = p.insert_adjacent_html("afterend", markup::AXIS_EMPTY);
                 p.remove();
                 if let Some(svg) = find("svg.axis") {
-                    draw_axis(&svg, &html, &total);
+                    draw_axis(&svg, "", &html, &total);
                 }
+                *was_axis = html;
             }
-            (Some(html), Some(svg), _) => draw_axis(&svg, &html, &total),
+            (Some(html), Some(svg), _) => {
+                draw_axis(&svg, was_axis, &html, &total);
+                *was_axis = html;
+            }
             (None, Some(svg), _) => {
                 let _ = svg.insert_adjacent_html("afterend", markup::NO_PLAN);
                 svg.remove();
@@ -614,14 +620,18 @@ pub fn gantt_chart(
             let _ = svg.set_attribute("height", &height);
         }
         if let Some(g) = find("svg.rows > g:first-child") {
-            g.set_inner_html(&defs);
+            morph::write(&g, was_defs, &defs);
+            *was_defs = defs;
         }
         if let Some(g) = find("svg.rows > g.backdrop") {
             let _ = g.set_attribute("transform", &format!("translate({lw},0)"));
-            g.set_inner_html(&backdrop);
+            morph::write(&g, was_backdrop, &backdrop);
+            *was_backdrop = backdrop;
         }
         if let Some(b) = find(".avail-box") {
-            b.set_inner_html(&avail.unwrap_or_default());
+            let avail = avail.unwrap_or_default();
+            morph::write(&b, was_avail, &avail);
+            *was_avail = avail;
         }
         draw_cursor();
     });
@@ -636,7 +646,9 @@ pub fn gantt_chart(
     // are not a memo, so this effect also wakes on scrolling within the same rows, and then skips. Its
     // first run (a new chart, a remounted section) always draws.
     let mut drawn: Option<(f64, Range<usize>, Option<u64>)> = None;
-    // The rows' markup written last, or that the rows were last updated to show (see `move_to`).
+    // The rows' markup written last, or that the rows were last updated to show (see `morph`): an
+    // edit that keeps the same rows in view with the same bars (a soak changed: every later bar moves)
+    // sets the places, widths, tooltips and texts that changed on the elements the chart holds.
     let mut written = String::new();
     dom::effect(move |first| {
         let lw = label_w.get();
@@ -667,7 +679,7 @@ pub fn gantt_chart(
         });
         if let Some(Ok(Some(g))) = body_of(root.get()).map(|b| b.query_selector("g.rows-in-view")) {
             let html = html.unwrap_or_default();
-            let moved = !first && MOVE.get().is_some_and(|m| m(&g, &written, &html));
+            let moved = !first && morph::PATCH.get().is_some_and(|m| m(&g, &written, &html));
             if !moved {
                 rewrite_keeping_focus(&g, &html);
             }
@@ -888,10 +900,10 @@ pub fn gantt_chart(
             return;
         }
         let same = html == written;
-        written.clone_from(&html);
+        let old = std::mem::replace(&mut written, html.clone());
         match (html, find("[data-testid=snapshot]")) {
             (Some(_), Some(_)) if same => {}
-            (Some(html), Some(old)) => old.set_inner_html(&html),
+            (Some(html), Some(el)) => morph::write(&el, old.as_deref().unwrap_or(""), &html),
             (Some(html), None) => {
                 if let Some(foot) = find(":scope > .chart-foot") {
                     let _ = foot.insert_adjacent_html(
@@ -913,13 +925,16 @@ pub fn gantt_chart(
             p.set_text_content(Some(said.as_deref().unwrap_or(markup::NO_SELECTION)));
         }
     });
+    let mut legend = String::new();
     dom::effect(move |_| {
         let html = laid.with(|l| l.as_ref().map(|l| markup::legend_html(&l.chart)));
         if root.get().is_none() {
             return;
         }
         if let Some(ul) = find("ul.legend") {
-            ul.set_inner_html(&html.unwrap_or_default());
+            let html = html.unwrap_or_default();
+            morph::write(&ul, &legend, &html);
+            legend = html;
         }
     });
 
@@ -1043,97 +1058,11 @@ fn set_changed(s: RwSignal<f64>, v: f64) {
     }
 }
 
-fn draw_axis(svg: &web_sys::Element, html: &str, total: &str) {
+/// Draws the axis `html` into `svg`, whose contents were written as `old`.
+fn draw_axis(svg: &web_sys::Element, old: &str, html: &str, total: &str) {
     let _ = svg.set_attribute("width", total);
     let _ = svg.set_attribute("height", &markup::num(AXIS_HEIGHT));
-    svg.set_inner_html(html);
-}
-
-/// [`move_to`], once the part that brings it is here: the memo part, fetched at the first edit (see
-/// `kinds::memo_part`), as only edits redraw the same rows with bars moved. Its code is then no part of
-/// the first visit or the share link's first chart (it was +0.7 KB there).
-pub static MOVE: std::sync::OnceLock<fn(&web_sys::Element, &str, &str) -> bool> =
-    std::sync::OnceLock::new();
-
-/// What an edit of the plan moves in the rows' markup, each kind of value after its marker: a bar's
-/// (or a text's) `x` and `width`, a bar's tooltip and the text on a bar (the only elements hidden from
-/// assistive technology there); with the selector of the elements that hold them, in document order,
-/// and the attribute (none: the element's text, escaped as in the markup).
-const MOVING: [(&[u8], &str, &str); 4] = [
-    (b" x=\"", "[x]", "x"),
-    (b" width=\"", "[width]", "width"),
-    (b"<title>", "title", ""),
-    (b"aria-hidden=\"true\">", "[aria-hidden]", ""),
-];
-
-/// `html` without the values an edit of the plan moves ([`MOVING`]), and those values, per kind in
-/// document order. A text holds no `<` (escaped), an attribute no `"`.
-fn moving(html: &str) -> (Vec<u8>, [Vec<&str>; 4]) {
-    let b = html.as_bytes();
-    let mut shape = Vec::with_capacity(b.len());
-    let mut values: [Vec<&str>; 4] = Default::default();
-    let (mut from, mut i) = (0, 0);
-    while i < b.len() {
-        i += 1;
-        if !matches!(b[i - 1], b'"' | b'>') {
-            continue;
-        }
-        let Some(k) = MOVING.iter().position(|m| b[..i].ends_with(m.0)) else {
-            continue;
-        };
-        shape.extend_from_slice(&b[from..i]);
-        let stop = if b[i - 1] == b'>' { b'<' } else { b'"' };
-        let mut end = i;
-        while end < b.len() && b[end] != stop {
-            end += 1;
-        }
-        values[k].push(html.get(i..end).unwrap_or_default());
-        (from, i) = (end, end);
-    }
-    shape.extend_from_slice(&b[from..]);
-    (shape, values)
-}
-
-/// Makes the rows `g` holds, written as `old`, show `new` by setting the values that differ, when the
-/// two differ only in what an edit of the plan moves (see [`moving`]): the same rows of the same bars,
-/// so the `n`th `x` is the `n`th element with an `x`. The elements stay (a focused bar keeps the
-/// focus) and the browser styles and lays out no new ones: for an edit of a 1,000-cluster GKE text,
-/// parsing, styling and laying out the rows' 340 elements again were a sixth of its repaint. False
-/// when the rows differ otherwise (other rows in view, a bar or a text on one came or went).
-pub fn move_to(g: &web_sys::Element, old: &str, new: &str) -> bool {
-    let ((shape, was), (same, now)) = (moving(old), moving(new));
-    if shape != same {
-        return false;
-    }
-    for (k, (_, selector, name)) in MOVING.into_iter().enumerate() {
-        let Ok(list) = g.query_selector_all(selector) else {
-            return false;
-        };
-        for (i, (a, b)) in was[k].iter().zip(&now[k]).enumerate() {
-            if a == b {
-                continue;
-            }
-            let Some(el) = list
-                .item(i as u32)
-                .and_then(|n| n.dyn_into::<web_sys::Element>().ok())
-            else {
-                return false;
-            };
-            if name.is_empty() {
-                // Text without an entity reads the same as markup (the writer escapes every `<`):
-                // set as text, it costs no HTML parser, where each `innerHTML` makes one (a rolling
-                // edit moves every row's titles: four of its 25 ms, traced).
-                if b.as_bytes().contains(&b'&') {
-                    el.set_inner_html(b);
-                } else {
-                    el.set_text_content(Some(b));
-                }
-            } else {
-                let _ = el.set_attribute(name, b);
-            }
-        }
-    }
-    true
+    morph::write(svg, old, html);
 }
 
 /// Sets `g`'s markup. The bar or stage label that had the keyboard's focus in it gets it back in the
@@ -1279,36 +1208,6 @@ fn snapshot_html(s: &Snapshot, zone: &Zone, approvals: Option<&str>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
-    fn rows_moved_by_an_edit_have_one_shape_and_rows_that_differ_otherwise_do_not() {
-        // The same rows before and after an edit that moves their bars: one shape, the values in order.
-        let text = crate::link::example_text();
-        let p = crate::analysis::analyse(text, None).plan.unwrap();
-        let edited = text.replacen("waitTime: 1h", "waitTime: 3h", 1);
-        let q = crate::analysis::analyse(&edited, None).plan.unwrap();
-        let zone = Zone::utc();
-        let rows = |p: &Plan, shown: Range<usize>| {
-            let c = gantt::layout_untitled(p, &View::fit(p, 900.0));
-            let shown = shown.start..shown.end.min(c.rows.len());
-            markup::rows_in_view(p, &c, LABEL_WIDTH, shown, None, &zone)
-        };
-        let (before, after) = (rows(&p, 0..usize::MAX), rows(&q, 0..usize::MAX));
-        assert_ne!(before, after);
-        let ((a, was), (b, now)) = (moving(&before), moving(&after));
-        assert_eq!(a, b);
-        let bars = before.matches("<rect class=\"bar ").count();
-        assert_eq!(was[2].len(), bars, "a tooltip per bar");
-        assert_eq!(now[1].len(), was[1].len());
-        assert_ne!(was, now);
-        // Each value is the markup's, whole.
-        assert!(was[0].iter().all(|x| x.parse::<f64>().is_ok()));
-        assert!(was[2]
-            .iter()
-            .all(|t| before.contains(&format!("<title>{t}</title>"))));
-        // Other rows in view: another shape, so they are written again.
-        assert_ne!(moving(&rows(&p, 1..usize::MAX)).0, a);
-    }
 
     #[wasm_bindgen_test::wasm_bindgen_test(unsupported = test)]
     fn arrow_keys_walk_the_bars_row_by_row() {

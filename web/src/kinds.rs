@@ -42,10 +42,10 @@ crate::on_demand! {
 crate::on_demand! {
     /// The page's answer for an edited text, its unchanged `clusters` list taken from the last
     /// reading (`fleetplan::memo`): `analyse_with`'s answer, in less time at 1,000 clusters. It also
-    /// brings the chart's redraw of rows an edit moved in place (`chart::move_to`), which only edits
-    /// need.
+    /// brings the summary's and the chart's redraw in place of what an edit changed (`morph::patch`),
+    /// which only edits need.
     pub fn memo_part() -> AnalyseFn {
-        let _ = crate::chart::MOVE.set(crate::chart::move_to);
+        let _ = crate::morph::PATCH.set(crate::morph::patch);
         crate::analysis::analyse_again
     }
 }

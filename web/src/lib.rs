@@ -25,6 +25,7 @@ pub mod history;
 pub mod inflate;
 pub mod kinds;
 pub mod link;
+pub mod morph;
 pub mod on_demand;
 pub mod px;
 pub mod status_view;

@@ -208,14 +208,15 @@ fn assumptions_html(out: &mut String, p: &Plan) {
     out.push_str("</ul></details>");
 }
 
-/// The summary of the current analysis: the viewer's markup ([`summary_html`]), rewritten whole when
-/// the analysis or the reader's zone changes, where a Leptos view per line used to be rebuilt whole
-/// anyway (so the first visit carries no view code for it).
+/// The summary of the current analysis: the viewer's markup ([`summary_html`]), written again when
+/// the analysis or the reader's zone changes (whole, or in place of the last: `morph`), where a Leptos
+/// view per line used to be rebuilt whole anyway (so the first visit carries no view code for it).
 pub fn summary(analysis: Memo<Analysis>, replan_ms: StoredValue<f64>) -> web_sys::HtmlElement {
     let zone = clock::use_zone();
     let el = dom::element("div", &[("class", "summary"), ("data-testid", "summary")])
         .expect("a document");
     let root = el.clone();
+    let mut written = String::new();
     dom::effect(move |_| {
         let z = zone.get();
         let el = &root;
@@ -224,7 +225,10 @@ pub fn summary(analysis: Memo<Analysis>, replan_ms: StoredValue<f64>) -> web_sys
             summary_html(&mut html, a, &z);
             el.set_class_name(summary_class(a));
             let _ = el.set_attribute("data-replan-ms", &format!("{:.1}", replan_ms.get_value()));
-            el.set_inner_html(&html);
+            // In place of what it wrote last (an edit changes times and durations, rarely lines):
+            // only the changed texts are styled and shaped again, and an opened part stays open.
+            crate::morph::write(el, &written, &html);
+            written = html;
         });
     });
     el

@@ -328,7 +328,10 @@ async fn a_resize_that_keeps_the_chart_width_leaves_the_axis_and_backdrop_as_dra
     host.style().set_property("width", "900px").unwrap();
     resize();
     sleep(50).await;
-    assert!(!tick.is_connected(), "a narrower chart draws its axis again");
+    assert!(
+        !tick.is_connected(),
+        "a narrower chart draws its axis again"
+    );
     host.remove();
 }
 
@@ -567,6 +570,43 @@ async fn rows_redrawn_after_an_edit_match_a_fresh_chart_and_moved_bars_stay_the_
             .contains("bar-label"),
         "texts on bars were moved too"
     );
+    host.remove();
+}
+
+#[wasm_bindgen_test]
+async fn an_edit_updates_the_summary_in_place_as_a_fresh_chart_writes_it_and_an_opened_part_stays_open(
+) {
+    // The first edit fetches the part that updates in place; the second is made by it.
+    let host = mount(example(), false);
+    sleep(50).await;
+    edit_and_compare_with_a_fresh_chart(
+        &host,
+        &example().replacen("waitTime: 1h", "waitTime: 2h", 1),
+    )
+    .await;
+    let summary = |h: &Element| h.query_selector("[data-testid=summary]").unwrap().unwrap();
+    let assumptions = summary(&host)
+        .query_selector("[data-testid=assumptions]")
+        .unwrap()
+        .unwrap();
+    assumptions.set_attribute("open", "").unwrap();
+    let end = summary(&host)
+        .query_selector("[data-testid=plan-end]")
+        .unwrap()
+        .unwrap();
+    let text = example().replacen("waitTime: 1h", "waitTime: 3h", 1);
+    lengthen_first_wait(&host).await;
+    assert!(end.is_connected(), "the end's element stayed");
+    assert_eq!(
+        end.get_attribute("data-time").as_deref(),
+        Some("2026-11-23T14:15:00Z")
+    );
+    assert!(assumptions.is_connected() && assumptions.has_attribute("open"));
+    let fresh = mount(&text, false);
+    sleep(400).await;
+    assumptions.remove_attribute("open").unwrap();
+    assert_eq!(summary(&host).inner_html(), summary(&fresh).inner_html());
+    fresh.remove();
     host.remove();
 }
 
