@@ -5,10 +5,13 @@
 //   functions' names, build with FLEETPLAN_WASM_OPT_NAMES=1 (scripts/wasm-opt-hook.sh keeps the name
 //   section); the code is the same, only the module is larger.
 //   CALLERS=text also lists the app's frames under the first frame whose name contains `text`.
+//   TIMELINE=1 also prints the last edit's main-thread events as a tree (start, duration, name; each
+//   layout with its dirty and total objects). WITHIN=name keeps only the samples inside events so named.
 //
 // Each edit is the end-to-end test's pasted edit (tests/e2e/app.test.mjs: the whole text selected, a
-// `paste` event carrying the next text, a `change`, then frames until the summary shows the new end),
-// on the same generated texts (tests/e2e/fleets.mjs), traced on its own. Printed: each edit's time
+// `paste` event carrying the next text, a `change`, then frames until the summary shows the new end and
+// that frame is painted), on the same generated texts (tests/e2e/fleets.mjs), traced on its own.
+// Printed: each edit's time
 // (tracing makes it slower: read the shares), the renderer main thread's trace events by exclusive time
 // (script, style, layout, the markup parser), and the sampling profiler's functions by self time, by time
 // under them, and the app's frames by time under them. Times are per edit, averaged over the edits.
@@ -81,6 +84,14 @@ for (let i = 1; i <= edits; i++) {
         await new Promise((r) => requestAnimationFrame(r));
         const now = document.querySelector('[data-testid="plan-end"]')?.getAttribute("data-time");
         if (now && now !== previous) {
+          performance.mark("edit-seen");
+          // The frame that shows the new end is painted once its rendering update (the frame's other
+          // callbacks, style, layout, paint) is done: a task posted now runs after it.
+          await new Promise((r) => {
+            const c = new MessageChannel();
+            c.port1.onmessage = r;
+            c.port2.postMessage(0);
+          });
           performance.mark("edit-end");
           return performance.now() - t0;
         }
@@ -109,6 +120,20 @@ for (let i = 1; i <= edits; i++) {
     own.set(e, e.dur);
     open.push(e);
   }
+  if (process.env.TIMELINE && i === edits) {
+    // The last edit's main-thread events as a tree: where each piece starts, how long it takes.
+    const depth = [];
+    for (const e of xs) {
+      while (depth.length && depth.at(-1).ts + depth.at(-1).dur <= e.ts) depth.pop();
+      if ((e.dur >= 100 && depth.length < 4) || e.name === "Layout" || e.name === "UpdateLayoutTree") {
+        const what = e.args?.data?.type ?? e.args?.data?.functionName ?? "";
+        const stack = e.args?.beginData?.stackTrace?.[0];
+        const at = (stack ? ` <- ${stack.functionName || "?"}` : "") + (e.name === "Layout" ? ` ${JSON.stringify(e.args.beginData)} ${JSON.stringify(e.args.endData)}` : "");
+        console.log(`${((e.ts - t0) / 1000).toFixed(2).padStart(7)} ${"  ".repeat(depth.length)}${(e.dur / 1000).toFixed(2)} ${e.name}${what ? ` (${what})` : ""}${at}`);
+      }
+      depth.push(e);
+    }
+  }
   for (const [e, us] of own) {
     const what = e.args?.data?.type ?? "";
     sum(phases, what && ["EventDispatch", "FunctionCall"].includes(e.name) ? `${e.name} (${what})` : e.name, us / 1000);
@@ -127,6 +152,10 @@ for (let i = 1; i <= edits; i++) {
     (cpuProfile.samples ?? []).forEach((id, j) => {
       ts += timeDeltas[j] ?? 0;
       if (ts < t0 || ts >= t1) return;
+      if (process.env.WITHIN) {
+        const w = xs.find((e) => e.name === process.env.WITHIN && e.ts <= ts && ts < e.ts + e.dur);
+        if (!w) return;
+      }
       samples++;
       let n = nodes.get(id);
       sum(selfs, short(name(n)), 1);
