@@ -6,7 +6,8 @@
 //   section); the code is the same, only the module is larger.
 //   CALLERS=text also lists the app's frames under the first frame whose name contains `text`.
 //   TIMELINE=1 also prints the last edit's main-thread events as a tree (start, duration, name; each
-//   layout with its dirty and total objects). WITHIN=name keeps only the samples inside events so named.
+//   layout with its dirty and total objects). WITHIN=name keeps only the samples inside events so named,
+//   UNDER=text only those with a frame whose name contains `text` on their stack.
 //
 // Each edit is the end-to-end test's pasted edit (tests/e2e/app.test.mjs: the whole text selected, a
 // `paste` event carrying the next text, a `change`, then frames until the summary shows the new end and
@@ -142,7 +143,13 @@ for (let i = 1; i <= edits; i++) {
   // The sampling profiler's stacks inside the edit.
   const nodes = new Map();
   let ts = null;
-  const name = (n) => n.callFrame.functionName || `(${n.callFrame.url?.split("/").pop() || "anonymous"})`;
+  // A minified glue function is named with its place (file:line:column), which finds it.
+  const name = (n) => {
+    const f = n.callFrame;
+    const file = f.url?.split("/").pop();
+    if (!f.functionName) return `(${file || "anonymous"})`;
+    return f.functionName.length <= 2 && file ? `${f.functionName} ${file}:${f.lineNumber}:${f.columnNumber}` : f.functionName;
+  };
   for (const e of events) {
     if (e.pid !== pid) continue;
     if (e.name === "Profile") ts = e.args.data.startTime;
@@ -156,8 +163,13 @@ for (let i = 1; i <= edits; i++) {
         const w = xs.find((e) => e.name === process.env.WITHIN && e.ts <= ts && ts < e.ts + e.dur);
         if (!w) return;
       }
-      samples++;
       let n = nodes.get(id);
+      if (process.env.UNDER) {
+        let m = n;
+        while (m && !name(m).includes(process.env.UNDER)) m = nodes.get(m.parent);
+        if (!m) return;
+      }
+      samples++;
       sum(selfs, short(name(n)), 1);
       const seen = new Set();
       let hit = null;

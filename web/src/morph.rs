@@ -106,7 +106,11 @@ fn shape_of(html: &str) -> Option<Shape<'_>> {
             b'!' | b'?' => return None,
             _ => {}
         }
-        let name_end = i + 1 + b[i + 1..].iter().position(|c| b" \t\n/>".contains(c))?;
+        let name_end = i
+            + 1
+            + b[i + 1..]
+                .iter()
+                .position(|c| matches!(c, b' ' | b'\t' | b'\n' | b'/' | b'>'))?;
         let name = &html[i + 1..name_end];
         let element = s.names.len();
         s.names.push(name);
@@ -125,7 +129,9 @@ fn shape_of(html: &str) -> Option<Shape<'_>> {
                 }
                 _ => {}
             }
-            let attr_end = j + b[j..].iter().position(|c| b" \t\n=/>".contains(c))?;
+            let attr_end = j + b[j..]
+                .iter()
+                .position(|c| matches!(c, b' ' | b'\t' | b'\n' | b'=' | b'/' | b'>'))?;
             if attr_end == j {
                 return None;
             }
@@ -210,15 +216,18 @@ pub fn patch(root: &web_sys::Element, old: &str, new: &str) -> bool {
     if changes.is_empty() {
         return true;
     }
-    let elements = root.query_selector_all("*").ok();
+    // The page holds what `old` wrote when it holds as many elements: the chart's own changes are
+    // attributes (the roving tab stop), and anything added or removed (a layer mounted in) changes the
+    // count. One call, not a tag name read back per element (a string copied per call).
+    let elements = root
+        .query_selector_all("*")
+        .ok()
+        .filter(|l| l.length() as usize == now.names.len());
     let element = |n: usize| -> Option<web_sys::Element> {
         if n == ROOT {
             return Some(root.clone());
         }
-        let el: web_sys::Element = elements.as_ref()?.item(n as u32)?.dyn_into().ok()?;
-        el.local_name()
-            .eq_ignore_ascii_case(now.names[n])
-            .then_some(el)
+        elements.as_ref()?.item(n as u32)?.dyn_into().ok()
     };
     for (place, v) in changes {
         let done = match place {
