@@ -616,15 +616,15 @@ pub fn gantt_chart(
             _ => {}
         }
         if let Some(svg) = find("svg.rows") {
-            let _ = svg.set_attribute("width", &total);
-            let _ = svg.set_attribute("height", &height);
+            dom::set_changed(&svg, "width", &total);
+            dom::set_changed(&svg, "height", &height);
         }
         if let Some(g) = find("svg.rows > g:first-child") {
             morph::write(&g, was_defs, &defs);
             *was_defs = defs;
         }
         if let Some(g) = find("svg.rows > g.backdrop") {
-            let _ = g.set_attribute("transform", &format!("translate({lw},0)"));
+            dom::set_changed(&g, "transform", &format!("translate({lw},0)"));
             morph::write(&g, was_backdrop, &backdrop);
             *was_backdrop = backdrop;
         }
@@ -1060,8 +1060,8 @@ fn set_changed(s: RwSignal<f64>, v: f64) {
 
 /// Draws the axis `html` into `svg`, whose contents were written as `old`.
 fn draw_axis(svg: &web_sys::Element, old: &str, html: &str, total: &str) {
-    let _ = svg.set_attribute("width", total);
-    let _ = svg.set_attribute("height", &markup::num(AXIS_HEIGHT));
+    dom::set_changed(svg, "width", total);
+    dom::set_changed(svg, "height", &markup::num(AXIS_HEIGHT));
     morph::write(svg, old, html);
 }
 

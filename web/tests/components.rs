@@ -336,6 +336,36 @@ async fn a_resize_that_keeps_the_chart_width_leaves_the_axis_and_backdrop_as_dra
 }
 
 #[wasm_bindgen_test]
+async fn an_edit_that_keeps_the_charts_size_sets_no_size_on_its_svgs() {
+    // Any set of an SVG's width or height, even to the value it has, makes the browser lay the whole
+    // SVG out again: an edit that moves bars within the same width and rows must not.
+    let host = mount(example(), false);
+    sleep(100).await;
+    let watch = js_sys::Function::new_with_args(
+        "els",
+        "const seen = []; const o = new MutationObserver((l) => seen.push(...l)); \
+         for (const el of els) o.observe(el, {attributes: true, attributeFilter: ['width', 'height']}); \
+         return () => [...seen, ...o.takeRecords()].map((r) => r.target.getAttribute('class') + ' ' + r.attributeName).join(', ');",
+    );
+    let svgs = js_sys::Array::new();
+    for sel in ["svg.rows", "svg.axis"] {
+        svgs.push(&host.query_selector(sel).unwrap().expect(sel));
+    }
+    let sets: js_sys::Function = watch
+        .call1(&wasm_bindgen::JsValue::NULL, &svgs)
+        .unwrap()
+        .unchecked_into();
+    lengthen_first_wait(&host).await;
+    let set = sets
+        .call0(&wasm_bindgen::JsValue::NULL)
+        .unwrap()
+        .as_string()
+        .unwrap();
+    assert_eq!(set, "", "sizes set by an edit that kept them");
+    host.remove();
+}
+
+#[wasm_bindgen_test]
 async fn the_form_edits_the_text_and_the_plan_follows() {
     let host = mount(example(), false);
     sleep(50).await;
