@@ -17,43 +17,19 @@
 // (script, style, layout, the markup parser), and the sampling profiler's functions by self time, by time
 // under them, and the app's frames by time under them. Times are per edit, averaged over the edits.
 import path from "node:path";
-import { chromium } from "playwright-core";
 
-import { generated, generatedRolling, generatedGke } from "../tests/e2e/fleets.mjs";
+import { editText, KINDS, launch, openEditor, paste, selectAll } from "./pasted-edit.mjs";
 import { serveDist } from "./serve-dist.mjs";
 
 const [distArg, kind = "gke", editsArg = "10"] = process.argv.slice(2);
-if (!distArg || !["staged", "rolling", "gke"].includes(kind)) {
+if (!distArg || !KINDS.includes(kind)) {
   console.error("usage: node scripts/edit-trace.mjs DIST [staged|rolling|gke] [EDITS]");
   process.exit(2);
 }
-const dist = path.resolve(distArg);
 const edits = Number(editsArg);
-const make = { staged: (i) => generated(1000, `${i + 1}h`), rolling: (i) => generatedRolling(1000, `${i + 3}m`), gke: (i) => generatedGke(1000, `${i + 1}d`) }[kind];
-const texts = Array.from({ length: edits + 1 }, (_, i) => make(i));
-
-const { server, base } = await serveDist(dist);
-
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  headless: true,
-  args: ["--no-sandbox", "--disable-gpu"],
-});
-const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 }, timezoneId: "UTC" })).newPage();
-await page.goto(base);
-await page.locator("svg.rows rect.bar").first().waitFor();
-await page.waitForFunction(() => !document.querySelector("[data-viewer]"));
-const yaml = page.locator('[data-testid="yaml"]');
-const endTime = () => page.locator('[data-testid="plan-end"]').first().getAttribute("data-time");
-let old = await endTime();
-await yaml.focus();
-await page.keyboard.press("Control+a");
-await yaml.fill(texts[0]);
-await page.waitForFunction((o) => {
-  const t = document.querySelector('[data-testid="plan-end"]')?.getAttribute("data-time");
-  return t && t !== o;
-}, old, { timeout: 30_000 });
-old = await endTime();
+const { server, base } = await serveDist(path.resolve(distArg));
+const browser = await launch();
+const page = await openEditor(browser, base, kind);
 
 const sum = (m, k, v) => m.set(k, (m.get(k) ?? 0) + v);
 const phases = new Map();
@@ -66,42 +42,12 @@ let samples = 0;
 const short = (n) => n.replace(/^_ZN/, "").replace(/17h[0-9a-f]{16}E$/, "").replace(/\$u7b\$\$u7b\$closure\$u7d\$\$u7d\$/g, "{closure}").slice(0, 110);
 
 for (let i = 1; i <= edits; i++) {
-  await yaml.evaluate((ta) => ta.focus({ preventScroll: true }));
-  await page.keyboard.press("Control+a");
-  await endTime();
+  const previous = await selectAll(page);
   await browser.startTracing(page, {
     categories: ["devtools.timeline", "disabled-by-default-devtools.timeline", "blink.user_timing", "blink", "disabled-by-default-v8.cpu_profiler"],
   });
-  const ms = await page.evaluate(
-    async ({ text, previous }) => {
-      const ta = document.querySelector('[data-testid="yaml"]');
-      const data = new DataTransfer();
-      data.setData("text/plain", text);
-      performance.mark("edit-start");
-      const t0 = performance.now();
-      ta.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
-      ta.dispatchEvent(new Event("change", { bubbles: true }));
-      for (;;) {
-        await new Promise((r) => requestAnimationFrame(r));
-        const now = document.querySelector('[data-testid="plan-end"]')?.getAttribute("data-time");
-        if (now && now !== previous) {
-          performance.mark("edit-seen");
-          // The frame that shows the new end is painted once its rendering update (the frame's other
-          // callbacks, style, layout, paint) is done: a task posted now runs after it.
-          await new Promise((r) => {
-            const c = new MessageChannel();
-            c.port1.onmessage = r;
-            c.port2.postMessage(0);
-          });
-          performance.mark("edit-end");
-          return performance.now() - t0;
-        }
-      }
-    },
-    { text: texts[i], previous: old },
-  );
+  const [, ms] = await paste(page, editText(kind, i), previous);
   const events = JSON.parse((await browser.stopTracing()).toString()).traceEvents;
-  old = await endTime();
   times.push(ms);
   const mark = (name) => events.find((e) => e.name === name);
   const [start, end] = [mark("edit-start"), mark("edit-end")];
