@@ -29,6 +29,7 @@ export async function openEditor(browser, base, kind) {
   await page.goto(base);
   await page.locator("svg.rows rect.bar").first().waitFor();
   await page.waitForFunction(() => !document.querySelector("[data-viewer]"));
+  await installUntilPainted(page);
   const yaml = page.locator('[data-testid="yaml"]');
   const old = await endTime(page);
   await yaml.focus();
@@ -51,21 +52,15 @@ export async function selectAll(page) {
 }
 
 /**
- * Pastes `text` over the selected text and commits it (a `paste` event carrying it, then `change`);
- * resolves to [ms until a frame callback sees the new end, ms until that frame is painted]. Painted:
- * a task posted from that callback runs once the frame's other callbacks, style, layout and paint are
- * done. Marks `edit-start`, `edit-seen` and `edit-end` for traces.
+ * Defines `window.fleetplanUntilPainted(previous, t0)` in the page (again after each navigation): it
+ * resolves to [ms from `t0` until a frame callback sees an end other than `previous`, ms until that
+ * frame is painted]. Painted: a task posted from that callback runs once the frame's other callbacks,
+ * style, layout and paint are done. It marks `edit-seen` and `edit-end` for traces, and throws when the
+ * end has not changed 20 s after `t0`. The end-to-end test times its edits with it too.
  */
-export function paste(page, text, previous) {
-  return page.evaluate(
-    async ({ text, previous }) => {
-      const ta = document.querySelector('[data-testid="yaml"]');
-      const data = new DataTransfer();
-      data.setData("text/plain", text);
-      performance.mark("edit-start");
-      const t0 = performance.now();
-      ta.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
-      ta.dispatchEvent(new Event("change", { bubbles: true }));
+export function installUntilPainted(page) {
+  return page.evaluate(() => {
+    window.fleetplanUntilPainted = async (previous, t0) => {
       for (;;) {
         await new Promise((r) => requestAnimationFrame(r));
         const now = document.querySelector('[data-testid="plan-end"]')?.getAttribute("data-time");
@@ -80,7 +75,27 @@ export function paste(page, text, previous) {
           performance.mark("edit-end");
           return [seen, performance.now() - t0];
         }
+        if (performance.now() - t0 > 20_000) throw new Error(`the end stayed ${previous}`);
       }
+    };
+  });
+}
+
+/**
+ * Pastes `text` over the selected text and commits it (a `paste` event carrying it, then `change`);
+ * resolves to `fleetplanUntilPainted`'s two times (see `installUntilPainted`). Marks `edit-start`.
+ */
+export function paste(page, text, previous) {
+  return page.evaluate(
+    ({ text, previous }) => {
+      const ta = document.querySelector('[data-testid="yaml"]');
+      const data = new DataTransfer();
+      data.setData("text/plain", text);
+      performance.mark("edit-start");
+      const t0 = performance.now();
+      ta.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
+      ta.dispatchEvent(new Event("change", { bubbles: true }));
+      return window.fleetplanUntilPainted(previous, t0);
     },
     { text, previous },
   );
