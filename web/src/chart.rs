@@ -1048,7 +1048,6 @@ pub fn gantt_chart(
     section
 }
 
-/// Draws the axis `svg` (`total` px wide) with its markup `html`.
 /// Sets `s` to `v` only when that changes it: a set wakes every reader even when the value is the same,
 /// and the chart measures itself in the frame after each new layout, where the axis, clip path, backdrop
 /// and availability strip written again for the same width delayed the paint of every edit.
@@ -1058,7 +1057,7 @@ fn set_changed(s: RwSignal<f64>, v: f64) {
     }
 }
 
-/// Draws the axis `html` into `svg`, whose contents were written as `old`.
+/// Draws the axis `svg` (`total` px wide) with its markup `html`, in place of `old`, what it holds.
 fn draw_axis(svg: &web_sys::Element, old: &str, html: &str, total: &str) {
     dom::set_changed(svg, "width", total);
     dom::set_changed(svg, "height", &markup::num(AXIS_HEIGHT));
