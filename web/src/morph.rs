@@ -198,6 +198,11 @@ fn decode(v: &str) -> Option<std::borrow::Cow<'_, str>> {
 /// caller then writes `new` whole. Should the page not hold what `old` wrote (another script
 /// changed its structure), `new` is written whole here.
 pub fn patch(root: &web_sys::Element, old: &str, new: &str) -> bool {
+    // The same markup again (a legend, clip path or backdrop an edit left as it was): nothing to set,
+    // and nothing to read.
+    if old == new {
+        return true;
+    }
     let (Some(was), Some(now)) = (shape_of(old), shape_of(new)) else {
         return false;
     };
