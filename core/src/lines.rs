@@ -4,8 +4,9 @@
 //! or six passes over the whole text per pasted edit, 180 KB for a 1,000-cluster GKE scenario. Byte by
 //! byte, in the bundle's wasm, those passes were about 5% of a pasted edit's time in Chromium
 //! (bench/REPORT.md); a word of eight bytes tested at once for newlines takes a fraction of that. Only
-//! the editor calls these: code the edit memo shared with it would be a module of its own in the
-//! split bundle, one more download for the app's first visit.
+//! the editor calls the line functions: code the edit memo shared with it would be a module of its own
+//! in the split bundle, one more download for the app's first visit. The byte test under them,
+//! `bytes_equal`, is always inlined, so `status::looks_live` uses it too without such a module.
 
 const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
 const LOW7: u64 = u64::from_ne_bytes([0x7f; 8]);

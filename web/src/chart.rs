@@ -182,10 +182,10 @@ pub fn gantt_chart(
         if let Some(el) = body_of(root.get()) {
             let inner = el.client_width() as f64;
             let lw = label_width_for(inner);
-            set_changed(label_w, lw);
+            set_signal_changed(label_w, lw);
             // Fit means fit: the time area takes exactly the width left, however narrow.
-            set_changed(width, (inner - lw - 4.0).max(60.0));
-            set_changed(viewport, viewport_height(&el));
+            set_signal_changed(width, (inner - lw - 4.0).max(60.0));
+            set_signal_changed(viewport, viewport_height(&el));
         }
     };
     dom::effect(move |_| {
@@ -466,7 +466,7 @@ pub fn gantt_chart(
     let on_scroll = move || {
         if let Some(el) = body_ref() {
             scroll_top.set(el.scroll_top() as f64);
-            set_changed(viewport, viewport_height(&el));
+            set_signal_changed(viewport, viewport_height(&el));
         }
     };
 
@@ -616,15 +616,15 @@ pub fn gantt_chart(
             _ => {}
         }
         if let Some(svg) = find("svg.rows") {
-            dom::set_changed(&svg, "width", &total);
-            dom::set_changed(&svg, "height", &height);
+            dom::set_attribute_changed(&svg, "width", &total);
+            dom::set_attribute_changed(&svg, "height", &height);
         }
         if let Some(g) = find("svg.rows > g:first-child") {
             morph::write(&g, was_defs, &defs);
             *was_defs = defs;
         }
         if let Some(g) = find("svg.rows > g.backdrop") {
-            dom::set_changed(&g, "transform", &format!("translate({lw},0)"));
+            dom::set_attribute_changed(&g, "transform", &format!("translate({lw},0)"));
             morph::write(&g, was_backdrop, &backdrop);
             *was_backdrop = backdrop;
         }
@@ -1051,7 +1051,7 @@ pub fn gantt_chart(
 /// Sets `s` to `v` only when that changes it: a set wakes every reader even when the value is the same,
 /// and the chart measures itself in the frame after each new layout, where the axis, clip path, backdrop
 /// and availability strip written again for the same width delayed the paint of every edit.
-fn set_changed(s: RwSignal<f64>, v: f64) {
+fn set_signal_changed(s: RwSignal<f64>, v: f64) {
     if s.try_with_untracked(|old| *old != v) == Some(true) {
         let _ = s.try_set(v);
     }
@@ -1059,8 +1059,8 @@ fn set_changed(s: RwSignal<f64>, v: f64) {
 
 /// Draws the axis `svg` (`total` px wide) with its markup `html`, in place of `old`, what it holds.
 fn draw_axis(svg: &web_sys::Element, old: &str, html: &str, total: &str) {
-    dom::set_changed(svg, "width", total);
-    dom::set_changed(svg, "height", &markup::num(AXIS_HEIGHT));
+    dom::set_attribute_changed(svg, "width", total);
+    dom::set_attribute_changed(svg, "height", &markup::num(AXIS_HEIGHT));
     morph::write(svg, old, html);
 }
 

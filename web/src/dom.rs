@@ -30,7 +30,7 @@ pub fn element(tag: &str, attrs: &[(&str, &str)]) -> Option<web_sys::HtmlElement
 /// Sets attribute `name` of `el` to `value` unless it holds that already: the browser restyles and lays
 /// out again on any set, even of the same value (the rows' SVG given its same width and height again
 /// cost 1.3 ms of layout per edit at 1,000 clusters).
-pub fn set_changed(el: &web_sys::Element, name: &str, value: &str) {
+pub fn set_attribute_changed(el: &web_sys::Element, name: &str, value: &str) {
     if el.get_attribute(name).as_deref() != Some(value) {
         let _ = el.set_attribute(name, value);
     }
