@@ -1168,9 +1168,30 @@ test("GKE: the bank's five stages, soaks, hatched window waits, version reach; a
   for (const kind of ["control-plane", "node", "soaking", "window-wait"]) {
     assert.ok((await page.locator(`rect.bar-${kind}`).count()) > 0, `no ${kind} bars`);
   }
-  // Window waits are hatched: their fill is the SVG pattern, not a colour.
-  const fill = await page.locator("rect.bar-window-wait").first().evaluate((e) => getComputedStyle(e).fill);
+  // Window waits are hatched: their fill is the hatching's paint server, not a colour, and a bar shows
+  // both of its colours (dark stripes on light), as the screen shows it.
+  const waitBar = page.locator("rect.bar-window-wait").first();
+  const fill = await waitBar.evaluate((e) => getComputedStyle(e).fill);
   assert.match(fill, /url\(.*#hatch-window/);
+  const shares = await page.evaluate(async (png) => {
+    const img = new Image();
+    img.src = `data:image/png;base64,${png}`;
+    await img.decode();
+    const c = document.createElement("canvas");
+    [c.width, c.height] = [img.width, img.height];
+    const g = c.getContext("2d");
+    g.drawImage(img, 0, 0);
+    const px = g.getImageData(0, 0, c.width, c.height).data;
+    const near = (i, [r, gr, b]) => Math.abs(px[i] - r) + Math.abs(px[i + 1] - gr) + Math.abs(px[i + 2] - b) < 40;
+    let dark = 0, light = 0;
+    for (let i = 0; i < px.length; i += 4) {
+      if (near(i, [0xc9, 0x9a, 0x2e])) dark++;
+      if (near(i, [0xf3, 0xe3, 0xb8])) light++;
+    }
+    const n = px.length / 4;
+    return { dark: dark / n, light: light / n };
+  }, (await waitBar.screenshot()).toString("base64"));
+  assert.ok(shares.dark > 0.2 && shares.light > 0.2, `a window wait's hatching: ${JSON.stringify(shares)}`);
   const reach = await page.locator('[data-testid="version-reach"]').allTextContents();
   assert.ok(reach.some((t) => /1\.31\.5-gke\.1200000 reaches every cluster of fleet production \(6\) at Sat 12 Dec 2026/.test(t)), reach.join("\n"));
   // prod-east-2 opens its window on Saturdays only: its wait ends on a Saturday, and says which window.

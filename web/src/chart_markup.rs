@@ -115,7 +115,7 @@ fn weekend_rects(s: &mut String, c: &Chart, h: f64) {
     }
 }
 
-/// The rows SVG's first parts: the labels' clip path and the bars' patterns.
+/// The rows SVG's first parts: the labels' clip path and the bars' hatching.
 pub fn rows_defs(lw: f64, height: f64) -> String {
     format!(
         r#"<defs><clipPath id="label-clip"><rect x="0" y="0" width="{}" height="{height}"></rect></clipPath></defs><g>{}</g>"#,
@@ -151,7 +151,7 @@ pub fn backdrop(c: &Chart) -> String {
     s
 }
 
-/// The rows SVG as the viewer writes it at once: clip path, patterns, backdrop and, in the group the
+/// The rows SVG as the viewer writes it at once: clip path, hatching, backdrop and, in the group the
 /// interactive chart rewrites, the rows in `shown` with the chart's one tab stop on the first bar.
 pub fn rows_html(p: &Plan, c: &Chart, lw: f64, shown: Range<usize>, zone: &Zone) -> String {
     let shown = clamp(c, shown);
@@ -388,7 +388,7 @@ macro_rules! selection_start {
 }
 
 /// What a chart's `<section>` holds before it is laid out: the toolbar, the axis (or, with no plan,
-/// why there is none), the scrolling body with the rows SVG's three groups (clip path and patterns,
+/// why there is none), the scrolling body with the rows SVG's three groups (clip path and hatching,
 /// backdrop, rows in view), the availability strip's box, the playback bar (not in an embed) and the
 /// foot. The viewer writes it whole, then fills it; the interactive chart writes it once and its effects
 /// set only the parts that change.
