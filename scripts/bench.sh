@@ -32,6 +32,12 @@ if ! $only_cli; then
     # The ratios of record: wasm and native batches of the same work alternated (see bench-wasm.cjs).
     node scripts/bench-wasm.cjs "$work/wasm/fleetplan_bench.js" "$target/release/fleetplan-bench" | say
     echo | say
+    # The planners as the web app ships them (its size-tuned profile), for comparison: the goal's ratios
+    # above compare the same optimized code on both sides.
+    cargo build --profile wasm-release --quiet --target wasm32-unknown-unknown -p fleetplan-bench --lib
+    wasm-bindgen --target nodejs --out-dir "$work/wasm-shipped" "$target/wasm32-unknown-unknown/wasm-release/fleetplan_bench.wasm"
+    node scripts/bench-wasm.cjs --shipped "$work/wasm-shipped/fleetplan_bench.js" "$target/release/fleetplan-bench" | say
+    echo | say
     # The same pairs with the wasm in headless Chromium, where the web app runs (a newer V8 than
     # Node's); Node's ratios above stay the goal's.
     if [ -x "${CHROMIUM:-/usr/bin/chromium}" ]; then
