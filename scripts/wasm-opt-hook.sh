@@ -15,11 +15,16 @@ for wasm in "$TRUNK_STAGING_DIR"/*.wasm; do
     # (mostly drops and Vec helpers); 577 with this, for 0.9 KB gzip (bench/REPORT.md).
     inline=()
     [ "$(basename "$wasm")" = fleetplan-web_bg.wasm ] && inline=(--always-inline-max-function-size=6)
+    # -Oz's merge-similar-functions is skipped: it folded functions that differ only in constants into
+    # one that takes them as parameters, among them every `Vec::push`, whose element then went through
+    # a `memory.copy` of a run-time length (V8 runs each for ~8 ns whatever the length): 12% of a
+    # profiled GKE plan in the main module's one merged push. Without it the main module is 0.5 KB
+    # smaller gzipped and an edit's reading and planning 2-8% faster (bench/REPORT.md, 2026-11-28).
     # FLEETPLAN_WASM_OPT_NAMES=1 keeps the functions' names, for profiles (scripts/edit-trace.mjs):
     # the same code in a larger file.
     names=()
     [ -n "${FLEETPLAN_WASM_OPT_NAMES:-}" ] && names=(-g)
-    "$opt" "${names[@]}" --flatten --rereloop -Oz -Oz "${inline[@]}" --enable-bulk-memory --enable-nontrapping-float-to-int \
+    "$opt" "${names[@]}" --flatten --rereloop -Oz -Oz --skip-pass=merge-similar-functions "${inline[@]}" --enable-bulk-memory --enable-nontrapping-float-to-int \
         --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue \
         "$wasm" -o "$wasm.opt"
     mv "$wasm.opt" "$wasm"
