@@ -10,6 +10,7 @@
 // users are, with a newer V8 than Node 20's.
 // Usage: node bench-wasm.cjs <wasm-bindgen nodejs module> <native fleetplan-bench binary>
 //        node bench-wasm.cjs --chromium <wasm-bindgen web module> <native fleetplan-bench binary>
+//        node bench-wasm.cjs --shipped <the same, built with the wasm-release profile> <native binary>
 "use strict";
 
 const path = require("path");

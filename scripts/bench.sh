@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Speed report (issue 13's budgets, PASS/FAIL each; not a test): planners per kind at 1k/10k/100k clusters
 # with their growth exponent and reading speed, natively and as wasm in Node (and in Chromium) with the wasm/native ratios
-# (native and wasm batches alternated, so that the machine's drift between minutes cannot move them);
+# (native and wasm batches alternated, so that the machine's drift between minutes cannot move them),
+# and the planners' ratios once more as the web app ships them (its size-tuned profile, informative);
 # live status import and projection; the CLI end to end on 10,000-cluster scenarios (time and peak
 # memory); the web bundle per chunk when dist/ holds a release build, and the browser figures of the
 # last end-to-end run. Prints everything and writes it as the head of bench/REPORT.md (the hand-written
 # sections after it are kept).
-#   ./scripts/bench.sh            everything (about four minutes after CI's builds)
+#   ./scripts/bench.sh            everything (about five minutes after CI's builds)
 #   ./scripts/bench.sh --cli      only the CLI end to end
 set -euo pipefail
 cd "$(dirname "$0")/.."
