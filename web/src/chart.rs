@@ -600,15 +600,13 @@ pub fn gantt_chart(
             (Some(html), None, Some(p)) => {
                 let _ = p.insert_adjacent_html("afterend", markup::AXIS_EMPTY);
                 p.remove();
+                // A new axis element: nothing written in it yet.
+                was_axis.clear();
                 if let Some(svg) = find("svg.axis") {
-                    draw_axis(&svg, "", &html, &total);
+                    draw_axis(&svg, was_axis, html, &total);
                 }
-                *was_axis = html;
             }
-            (Some(html), Some(svg), _) => {
-                draw_axis(&svg, was_axis, &html, &total);
-                *was_axis = html;
-            }
+            (Some(html), Some(svg), _) => draw_axis(&svg, was_axis, html, &total),
             (None, Some(svg), _) => {
                 let _ = svg.insert_adjacent_html("afterend", markup::NO_PLAN);
                 svg.remove();
@@ -620,18 +618,14 @@ pub fn gantt_chart(
             dom::set_attribute_changed(&svg, "height", &height);
         }
         if let Some(g) = find("svg.rows > g:first-child") {
-            morph::write(&g, was_defs, &defs);
-            *was_defs = defs;
+            morph::update(&g, was_defs, defs);
         }
         if let Some(g) = find("svg.rows > g.backdrop") {
             dom::set_attribute_changed(&g, "transform", &format!("translate({lw},0)"));
-            morph::write(&g, was_backdrop, &backdrop);
-            *was_backdrop = backdrop;
+            morph::update(&g, was_backdrop, backdrop);
         }
         if let Some(b) = find(".avail-box") {
-            let avail = avail.unwrap_or_default();
-            morph::write(&b, was_avail, &avail);
-            *was_avail = avail;
+            morph::update(&b, was_avail, avail.unwrap_or_default());
         }
         draw_cursor();
     });
@@ -932,9 +926,7 @@ pub fn gantt_chart(
             return;
         }
         if let Some(ul) = find("ul.legend") {
-            let html = html.unwrap_or_default();
-            morph::write(&ul, &legend, &html);
-            legend = html;
+            morph::update(&ul, &mut legend, html.unwrap_or_default());
         }
     });
 
@@ -1057,11 +1049,11 @@ fn set_signal_changed(s: RwSignal<f64>, v: f64) {
     }
 }
 
-/// Draws the axis `svg` (`total` px wide) with its markup `html`, in place of `old`, what it holds.
-fn draw_axis(svg: &web_sys::Element, old: &str, html: &str, total: &str) {
+/// Draws the axis `svg` (`total` px wide) with its markup `html`, in place of `last`, what it holds.
+fn draw_axis(svg: &web_sys::Element, last: &mut String, html: String, total: &str) {
     dom::set_attribute_changed(svg, "width", total);
     dom::set_attribute_changed(svg, "height", &markup::num(AXIS_HEIGHT));
-    morph::write(svg, old, html);
+    morph::update(svg, last, html);
 }
 
 /// Sets `g`'s markup. The bar or stage label that had the keyboard's focus in it gets it back in the

@@ -27,6 +27,13 @@ pub fn write(root: &web_sys::Element, old: &str, new: &str) {
     }
 }
 
+/// [`write`]s `new` into `root` in place of `last`, the markup written there before (empty: none),
+/// and keeps `new` as `last` for the next write.
+pub fn update(root: &web_sys::Element, last: &mut String, new: String) {
+    write(root, last, &new);
+    *last = new;
+}
+
 /// The parent of a text at the top of the markup: the element whose contents the markup is.
 const ROOT: usize = usize::MAX;
 

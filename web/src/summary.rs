@@ -223,12 +223,11 @@ pub fn summary(analysis: Memo<Analysis>, replan_ms: StoredValue<f64>) -> web_sys
         analysis.with(|a| {
             let mut html = String::with_capacity(2048);
             summary_html(&mut html, a, &z);
-            el.set_class_name(summary_class(a));
+            dom::set_attribute_changed(el, "class", summary_class(a));
             let _ = el.set_attribute("data-replan-ms", &format!("{:.1}", replan_ms.get_value()));
             // In place of what it wrote last (an edit changes times and durations, rarely lines):
             // only the changed texts are styled and shaped again, and an opened part stays open.
-            crate::morph::write(el, &written, &html);
-            written = html;
+            crate::morph::update(el, &mut written, html);
         });
     });
     el
